@@ -1,0 +1,81 @@
+import { Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '../config/app-config';
+import { closeDatabase, DatabaseConnection } from '../database/database-connection';
+import { RouteTable } from '../http/json-api/route-table';
+import { ApiModule } from './api.module';
+
+/** The request body limit; larger bodies are refused with 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Builds the HTTP application exactly as production runs it. Tests call this
+ * too, so they exercise the same parsers, guards and filters.
+ */
+export async function createApiApp(
+  config: AppConfig,
+  database: DatabaseConnection,
+  options: { withProcessors: boolean },
+): Promise<NestFastifyApplication> {
+  const routes = new RouteTable();
+  const adapter = new FastifyAdapter({
+    trustProxy: config.http.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  // JSON:API clients send application/vnd.api+json (Nest registers JSON and form parsers itself).
+  fastify.addContentTypeParser(
+    'application/vnd.api+json',
+    { parseAs: 'string' },
+    fastify.getDefaultJsonParser('error', 'error'),
+  );
+
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ApiModule.forRoot(config, database, { withProcessors: options.withProcessors, routes }),
+    adapter,
+    { bufferLogs: true },
+  );
+  app.useLogger(app.get(Logger));
+  await app.init();
+  return app;
+}
+
+/**
+ * SIGTERM/SIGINT: stop taking requests and let in-flight ones finish, let
+ * workers finish their current job, close the database, exit. A shutdown
+ * that outlasts SHUTDOWN_TIMEOUT_MS exits non-zero; unfinished jobs are then
+ * picked up again by BullMQ's stalled-job check.
+ */
+export function closeOnSignals(
+  close: () => Promise<void>,
+  database: DatabaseConnection,
+  config: AppConfig,
+) {
+  const logger = new NestLogger('Shutdown');
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received, shutting down`);
+    const timer = setTimeout(() => {
+      logger.error(`Shutdown took longer than ${config.shutdownTimeoutMs} ms, exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    close()
+      .then(() => closeDatabase(database))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

@@ -1,0 +1,43 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { Clock } from '../common/clock';
+import { AppConfig } from '../config/app-config';
+import { ConfigModule } from '../config/config.module';
+import { DatabaseConnection } from '../database/database-connection';
+import { dataSourceOptions } from '../database/data-source-options';
+import { Transactions } from '../database/transactions';
+import { HealthModule } from '../http/health/health.module';
+import { JsonApiModule } from '../http/json-api/json-api.module';
+import { AccountModule } from '../modules/account/account.module';
+import { StoreModule } from '../modules/store/store.module';
+import { QueueModule } from '../queue/queue.module';
+import { loggerParams } from './logging';
+
+/** The domain modules. A new domain is one more line here. */
+const DOMAIN_MODULES = [AccountModule, StoreModule];
+
+/** What runs in every process: config, logging, database, queues and the domain modules. */
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, database: DatabaseConnection): DynamicModule {
+    return {
+      module: CoreModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerParams(config)),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(database.url, config.database.poolSize),
+          autoLoadEntities: true,
+        }),
+        QueueModule.forRoot(config, database),
+        JsonApiModule,
+        HealthModule,
+        ...DOMAIN_MODULES,
+      ],
+      providers: [Clock, Transactions],
+      exports: [Clock, Transactions, HealthModule],
+    };
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { AccountModule } from '../modules/account/account.module';
+import { ApiKeyUsageProcessor } from '../modules/account/api-key-usage.processor';
+
+/** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
+@Module({
+  imports: [AccountModule],
+  providers: [ApiKeyUsageProcessor],
+})
+export class ProcessorsModule {}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * The current time, injectable so billing and expiry rules can be walked
+ * through months in a test or run "as of" an instant from the CLI.
+ */
+@Injectable()
+export class Clock {
+  now(): Date {
+    return new Date();
+  }
+}
+
+/** A clock stopped at one instant. */
+export class FixedClock extends Clock {
+  constructor(private instant: Date) {
+    super();
+  }
+
+  override now(): Date {
+    return new Date(this.instant.getTime());
+  }
+
+  set(instant: Date) {
+    this.instant = instant;
+  }
+}

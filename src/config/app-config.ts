@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'], {
+    error: 'must be one of true, false, 1, 0',
+  })
+  .transform((value) => value === 'true' || value === '1');
+
+const port = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be an integer')
+  .min(0, 'must be between 0 and 65535')
+  .max(65535, 'must be between 0 and 65535');
+
+const positiveInt = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be an integer')
+  .positive('must be positive');
+
+const nonNegativeInt = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be an integer')
+  .min(0, 'must be zero or more');
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const postgresUrl = z.url({
+  protocol: /^postgres(ql)?$/,
+  error: 'must be a postgres:// URL',
+});
+
+const redisUrl = z.url({
+  protocol: /^rediss?$/,
+  error: 'must be a redis:// or rediss:// URL',
+});
+
+/**
+ * Every environment variable Zest reads. `.env.example` documents each one;
+ * keep the two in step.
+ */
+const environmentSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], {
+      error: 'must be development, production or test',
+    })
+    .default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  HEALTH_PORT: port.default(3001),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  CHECKOUT_BASE_URL: httpUrl.optional(),
+  PROXY_BASE_URL: httpUrl.optional(),
+  APP_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  DATABASE_URL: postgresUrl.optional(),
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  REDIS_URL: redisUrl.optional(),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/i, 'must contain only letters, digits, _ and -')
+    .default('zest'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
+    })
+    .default('info'),
+  REQUIRE_HTTPS: booleanFlag.optional(),
+  TRUST_PROXY: z.string().default('false'),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
+  LICENSE_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  API_KEY_CACHE_TTL_MS: nonNegativeInt.default(5000),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(25000),
+});
+
+type Environment = z.infer<typeof environmentSchema>;
+
+export interface AppConfig {
+  env: Environment['NODE_ENV'];
+  http: {
+    host: string;
+    port: number;
+    /** Port of the worker's health listener (the worker serves no other HTTP). */
+    healthPort: number;
+    publicBaseUrl: string;
+    checkoutBaseUrl: string;
+    proxyBaseUrl: string | null;
+    requireHttps: boolean;
+    /** Fastify `trustProxy`: false, true, or the proxies' addresses/CIDRs. */
+    trustProxy: boolean | string[];
+  };
+  /** Secret for API-key hashes and signed URLs. */
+  appKey: string;
+  database: {
+    /** null selects the embedded PGlite default. */
+    url: string | null;
+    poolSize: number;
+    dataDir: string;
+  };
+  queue: {
+    /** null selects BullMQ's PostgreSQL backend on the application database. */
+    redisUrl: string | null;
+    prefix: string;
+  };
+  logLevel: Environment['LOG_LEVEL'];
+  rateLimit: {
+    perMinute: number;
+    licensePerMinute: number;
+  };
+  apiKeyCacheTtlMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+}
+
+function parseTrustProxy(value: string): boolean | string[] {
+  const trimmed = value.trim();
+  if (trimmed === 'true') return true;
+  if (trimmed === 'false' || trimmed === '') return false;
+  return trimmed.split(',').map((part) => part.trim());
+}
+
+/**
+ * Outside production an unset APP_KEY is generated once and kept under
+ * DATA_DIR, so the quickstart works and keys stay valid across restarts.
+ */
+function developmentAppKey(dataDir: string): string {
+  const file = join(dataDir, 'app-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}
+
+/**
+ * Parses and validates the environment once, at start-up. Empty strings count
+ * as unset so that `FOO=` in a compose file means "use the default".
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+): AppConfig {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (issue) => `${issue.path.join('.')}: ${issue.message}`,
+      ),
+    );
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.APP_KEY) {
+    throw new ConfigError(['APP_KEY: is required when NODE_ENV=production']);
+  }
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
+  return {
+    env: e.NODE_ENV,
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      healthPort: e.HEALTH_PORT,
+      publicBaseUrl,
+      checkoutBaseUrl: e.CHECKOUT_BASE_URL ?? publicBaseUrl,
+      proxyBaseUrl: e.PROXY_BASE_URL ?? null,
+      requireHttps: e.REQUIRE_HTTPS ?? production,
+      trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    },
+    appKey: e.APP_KEY ?? developmentAppKey(e.DATA_DIR),
+    database: {
+      url: e.DATABASE_URL ?? null,
+      poolSize: e.DATABASE_POOL_SIZE,
+      dataDir: e.DATA_DIR,
+    },
+    queue: { redisUrl: e.REDIS_URL ?? null, prefix: e.QUEUE_PREFIX },
+    logLevel: e.LOG_LEVEL,
+    rateLimit: {
+      perMinute: e.RATE_LIMIT_PER_MINUTE,
+      licensePerMinute: e.LICENSE_RATE_LIMIT_PER_MINUTE,
+    },
+    apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

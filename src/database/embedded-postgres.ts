@@ -1,0 +1,70 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PgliteMultiplexer } from './pglite-multiplexer';
+
+/**
+ * The embedded default database: PGlite (PostgreSQL compiled to WASM) kept
+ * under DATA_DIR and served on a loopback port, so the `pg` driver, TypeORM,
+ * the migrations and BullMQ's PostgreSQL backend run on it unchanged.
+ *
+ * Only one process may open a PGlite directory, which is why embedded mode
+ * runs the API and the workers in one process.
+ */
+export class EmbeddedPostgres {
+  private constructor(
+    private readonly db: PGlite,
+    private readonly server: PgliteMultiplexer,
+    readonly url: string,
+    private readonly lockFile: string | null,
+  ) {}
+
+  /** `dataDir` null keeps the database in memory (used by tests). */
+  static async start(dataDir: string | null): Promise<EmbeddedPostgres> {
+    let location = 'memory://';
+    let lockFile: string | null = null;
+    if (dataDir) {
+      location = resolve(dataDir, 'pgdata');
+      mkdirSync(location, { recursive: true });
+      lockFile = resolve(dataDir, 'pgdata.lock');
+      acquireLock(lockFile);
+    }
+    const db = await PGlite.create(location);
+    const server = new PgliteMultiplexer(db);
+    const port = await server.listen('127.0.0.1', 0);
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    return new EmbeddedPostgres(db, server, url, lockFile);
+  }
+
+  async stop(): Promise<void> {
+    await this.server.close();
+    await this.db.close();
+    if (this.lockFile) rmSync(this.lockFile, { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Two processes on one PGlite directory would corrupt it; the second is refused. */
+function acquireLock(file: string) {
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return;
+  } catch {
+    const holder = Number(readFileSync(file, 'utf8'));
+    if (holder !== process.pid && isRunning(holder)) {
+      throw new Error(
+        `The embedded database in ${file.replace(/pgdata\.lock$/, '')} is in use by process ${holder}. ` +
+          'Stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.',
+      );
+    }
+    writeFileSync(file, String(process.pid));
+  }
+}

@@ -1,0 +1,4 @@
+import { AccountsAndStores1763700000000 } from './1763700000000-accounts-and-stores';
+
+/** Every migration, oldest first. A new migration is one more line here. */
+export const migrations = [AccountsAndStores1763700000000];

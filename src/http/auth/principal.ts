@@ -1,0 +1,23 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+
+/** Who is calling: the API key's user and mode. Every query is scoped by it. */
+export interface Principal {
+  userId: number;
+  apiKeyId: number;
+  testMode: boolean;
+}
+
+export interface AuthenticatedRequest {
+  principal?: Principal;
+}
+
+/** The authenticated caller of a `/v1` route (set by the API-key guard). */
+export const CurrentPrincipal = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Principal => {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (!request.principal) {
+      throw new Error('CurrentPrincipal used on a route without the API-key guard');
+    }
+    return request.principal;
+  },
+);

@@ -1,0 +1,29 @@
+import { Controller, Get } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Public } from '../auth/public.decorator';
+import { NotJsonApi } from '../json-api/json-api-content-type.interceptor';
+import { HealthService } from './health.service';
+
+@Controller('health')
+@Public()
+@NotJsonApi()
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  @Get('live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready() {
+    const readiness = await this.health.readiness();
+    if (!readiness.ready) {
+      const down = Object.entries(readiness.checks)
+        .filter(([, check]) => check.status === 'down')
+        .map(([name, check]) => `${name}: ${check.message ?? 'down'}`);
+      throw new AppError(503, `Not ready (${down.join('; ')}).`);
+    }
+    return { status: 'ok', checks: readiness.checks };
+  }
+}

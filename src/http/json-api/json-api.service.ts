@@ -1,0 +1,283 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Principal } from '../auth/principal';
+import {
+  JSON_API_VERSION,
+  LinkageDocument,
+  ListDocument,
+  PageMeta,
+  RelationshipObject,
+  ResourceIdentifier,
+  ResourceObject,
+  SingleDocument,
+} from './document';
+import { ListQuery, parseListQuery, RawQuery } from './list-query';
+import { AnyResourceType, Page, ResourceRenderer, ResourceType } from './resource';
+
+/**
+ * Builds every JSON:API document Zest sends: single records, pages with their
+ * links, included records and relationship linkage. Resource types register
+ * here once; nothing else knows the document shape.
+ */
+@Injectable()
+export class JsonApi {
+  private readonly types = new Map<string, AnyResourceType>();
+  private readonly baseUrl: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.baseUrl = `${config.http.publicBaseUrl}/v1`;
+  }
+
+  register(resource: AnyResourceType) {
+    if (this.types.has(resource.type)) {
+      throw new Error(`Resource type "${resource.type}" is registered twice`);
+    }
+    this.types.set(resource.type, resource);
+  }
+
+  resource(type: string): AnyResourceType | undefined {
+    return this.types.get(type);
+  }
+
+  parseList<T>(resource: ResourceType<T>, query: RawQuery): ListQuery {
+    return parseListQuery(query, resource.list, this.includable(resource));
+  }
+
+  /** Relationships whose target module is loaded; the others render links only. */
+  private includable<T>(resource: ResourceType<T>): string[] {
+    return Object.entries(resource.relationships)
+      .filter(([, relationship]) => this.types.has(relationship.type))
+      .map(([name]) => name);
+  }
+
+  url(path: string): string {
+    return `${this.baseUrl}/${path}`;
+  }
+
+  resourceObject<T>(resource: ResourceRenderer<T>, record: T): ResourceObject {
+    const id = resource.id(record);
+    const self = this.url(`${resource.type}/${id}`);
+    const relationships: Record<string, RelationshipObject> = {};
+    for (const name of Object.keys(resource.relationships)) {
+      relationships[name] = {
+        links: {
+          related: `${self}/${name}`,
+          self: `${self}/relationships/${name}`,
+        },
+      };
+    }
+    const object: ResourceObject = {
+      type: resource.type,
+      id,
+      attributes: resource.attributes(record),
+      relationships,
+      links: { self },
+    };
+    if (Object.keys(relationships).length === 0) delete object.relationships;
+    return object;
+  }
+
+  /** A single record; `include` needs the full resource type to find related records. */
+  async single<T>(
+    resource: ResourceRenderer<T> | ResourceType<T>,
+    record: T,
+    principal: Principal,
+    include: string[] = [],
+  ): Promise<SingleDocument> {
+    const data = this.resourceObject(resource, record);
+    const document: SingleDocument = {
+      jsonapi: JSON_API_VERSION,
+      links: { self: data.links.self },
+      data,
+    };
+    if (include.length > 0 && 'findOne' in resource) {
+      document.included = await this.included(resource, [record], [data], principal, include);
+    }
+    return document;
+  }
+
+  /**
+   * A page of records. `path` is the list's path below /v1 (`products`, or a
+   * related route such as `stores/1/products`), so links page that same list.
+   */
+  async list<T>(
+    resource: ResourceType<T>,
+    page: Page<T>,
+    query: ListQuery,
+    principal: Principal,
+    path: string = resource.type,
+  ): Promise<ListDocument> {
+    const data = page.records.map((record) => this.resourceObject(resource, record));
+    const { number, size } = query.page;
+    const lastPage = Math.max(1, Math.ceil(page.total / size));
+    const from = data.length > 0 ? (number - 1) * size + 1 : 0;
+    const meta: PageMeta = {
+      currentPage: number,
+      from,
+      lastPage,
+      perPage: size,
+      to: data.length > 0 ? from + data.length - 1 : 0,
+      total: page.total,
+    };
+    const link = (pageNumber: number) => this.pageLink(path, pageNumber, query);
+    const document: ListDocument = {
+      meta: { page: meta },
+      jsonapi: JSON_API_VERSION,
+      links: { first: link(1), last: link(lastPage) },
+      data,
+    };
+    if (number < lastPage) document.links.next = link(number + 1);
+    if (number > 1) document.links.prev = link(Math.min(number - 1, lastPage));
+    if (query.include.length > 0) {
+      document.included = await this.included(resource, page.records, data, principal, query.include);
+    }
+    return document;
+  }
+
+  /** GET /v1/{type}/{id}/{relationship}: the related record or records. */
+  async related(
+    type: string,
+    id: string,
+    relationship: string,
+    principal: Principal,
+    query: RawQuery,
+  ): Promise<SingleDocument | ListDocument | { jsonapi: typeof JSON_API_VERSION; links: { self: string }; data: null }> {
+    const { parent, definition, target } = await this.resolveRelationship(type, id, relationship, principal);
+    const path = `${type}/${id}/${relationship}`;
+    if (definition.kind === 'one') {
+      const include = this.parseSingleInclude(target, query);
+      const relatedId = definition.id(parent);
+      const record = relatedId === null ? null : await target.findOne(principal, String(relatedId));
+      if (!record) return { jsonapi: JSON_API_VERSION, links: { self: this.url(path) }, data: null };
+      const document = await this.single(target, record, principal, include);
+      document.links.self = this.url(path);
+      return document;
+    }
+    const listQuery = this.parseList(target, query);
+    listQuery.filters[definition.filter] = Number(id);
+    const page = await target.findPage(principal, listQuery);
+    delete listQuery.filters[definition.filter];
+    return this.list(target, page, listQuery, principal, path);
+  }
+
+  /** GET /v1/{type}/{id}/relationships/{relationship}: linkage only. */
+  async linkage(
+    type: string,
+    id: string,
+    relationship: string,
+    principal: Principal,
+  ): Promise<LinkageDocument> {
+    const { parent, definition, target } = await this.resolveRelationship(type, id, relationship, principal);
+    const links = {
+      self: this.url(`${type}/${id}/relationships/${relationship}`),
+      related: this.url(`${type}/${id}/${relationship}`),
+    };
+    if (definition.kind === 'one') {
+      const relatedId = definition.id(parent);
+      const record = relatedId === null ? null : await target.findOne(principal, String(relatedId));
+      return {
+        jsonapi: JSON_API_VERSION,
+        links,
+        data: record ? { type: target.type, id: target.id(record) } : null,
+      };
+    }
+    const records = await target.findByFilter(principal, definition.filter, [Number(id)]);
+    return {
+      jsonapi: JSON_API_VERSION,
+      links,
+      data: records.map((record) => ({ type: target.type, id: target.id(record) })),
+    };
+  }
+
+  /** `include` on a single-record read; nothing else is accepted there. */
+  parseSingleInclude<T>(resource: ResourceType<T>, query: RawQuery): string[] {
+    return this.parseList(resource, pickInclude(query)).include;
+  }
+
+  private async resolveRelationship(type: string, id: string, relationship: string, principal: Principal) {
+    const resource = this.types.get(type);
+    const definition = resource?.relationships[relationship];
+    if (!resource || !definition) throw AppError.notFound('The requested resource does not exist.');
+    const parent = await resource.findOne(principal, id);
+    if (!parent) throw AppError.notFound();
+    const target = this.types.get(definition.type);
+    if (!target) throw new Error(`Relationship ${type}.${relationship} names unregistered type ${definition.type}`);
+    return { parent, definition, target };
+  }
+
+  /**
+   * Loads each included relationship with one query for all parents (no N+1),
+   * adds linkage `data` to the parents' relationship objects, and returns the
+   * de-duplicated included records.
+   */
+  private async included<T>(
+    resource: ResourceType<T>,
+    records: T[],
+    objects: ResourceObject[],
+    principal: Principal,
+    include: string[],
+  ): Promise<ResourceObject[]> {
+    const included = new Map<string, ResourceObject>();
+    const primary = new Set(objects.map((o) => `${o.type}:${o.id}`));
+    for (const name of include) {
+      const definition = resource.relationships[name];
+      const target = this.types.get(definition.type);
+      if (!target) throw new Error(`Relationship ${resource.type}.${name} names unregistered type ${definition.type}`);
+      let linkage: (record: T, index: number) => ResourceIdentifier | ResourceIdentifier[] | null;
+      let related: unknown[];
+      if (definition.kind === 'one') {
+        const ids = [...new Set(records.map(definition.id).filter((v) => v !== null).map(String))];
+        related = ids.length > 0 ? await target.findMany(principal, ids) : [];
+        const visible = new Set(related.map((r) => target.id(r)));
+        linkage = (record) => {
+          const relatedId = definition.id(record);
+          return relatedId !== null && visible.has(String(relatedId))
+            ? { type: target.type, id: String(relatedId) }
+            : null;
+        };
+      } else {
+        const parentIds = records.map((r) => Number(resource.id(r)));
+        related = parentIds.length > 0 ? await target.findByFilter(principal, definition.filter, parentIds) : [];
+        const byParent = new Map<string, ResourceIdentifier[]>();
+        for (const record of related) {
+          const owner = String(target.attributes(record)[definition.filter]);
+          const list = byParent.get(owner) ?? [];
+          list.push({ type: target.type, id: target.id(record) });
+          byParent.set(owner, list);
+        }
+        linkage = (record) => byParent.get(resource.id(record)) ?? [];
+      }
+      records.forEach((record, index) => {
+        objects[index].relationships![name].data = linkage(record, index);
+      });
+      for (const record of related) {
+        const object = this.resourceObject(target, record);
+        const key = `${object.type}:${object.id}`;
+        if (!primary.has(key) && !included.has(key)) included.set(key, object);
+      }
+    }
+    return [...included.values()];
+  }
+
+  private pageLink(path: string, pageNumber: number, query: ListQuery): string {
+    const params = new URLSearchParams();
+    params.set('page[number]', String(pageNumber));
+    params.set('page[size]', String(query.page.size));
+    for (const [name, value] of Object.entries(query.filters)) {
+      params.set(`filter[${name}]`, String(value));
+    }
+    params.set('sort', query.sortParam);
+    return `${this.url(path)}?${params.toString()}`;
+  }
+}
+
+function pickInclude(query: RawQuery): RawQuery {
+  for (const name of Object.keys(query)) {
+    if (name !== 'include') {
+      throw AppError.badRequest(`Unknown query parameter "${name}".`, { parameter: name });
+    }
+  }
+  return { include: query.include };
+}

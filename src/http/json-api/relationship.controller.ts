@@ -1,0 +1,36 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { CurrentPrincipal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { JsonApi } from './json-api.service';
+import type { RawQuery } from './list-query';
+
+/**
+ * The `related` and `self` links every relationship advertises, served for
+ * every registered resource type. Routes with a literal last segment (such
+ * as /subscription-items/:id/current-usage) take precedence in the router.
+ */
+@Controller('v1/:type/:id')
+export class RelationshipController {
+  constructor(private readonly jsonApi: JsonApi) {}
+
+  @Get('relationships/:relationship')
+  linkage(
+    @CurrentPrincipal() principal: Principal,
+    @Param('type') type: string,
+    @Param('id') id: string,
+    @Param('relationship') relationship: string,
+  ) {
+    return this.jsonApi.linkage(type, id, relationship, principal);
+  }
+
+  @Get(':relationship')
+  related(
+    @CurrentPrincipal() principal: Principal,
+    @Param('type') type: string,
+    @Param('id') id: string,
+    @Param('relationship') relationship: string,
+    @Query() query: RawQuery,
+  ) {
+    return this.jsonApi.related(type, id, relationship, principal, query);
+  }
+}

@@ -1,0 +1,61 @@
+import { Principal } from '../auth/principal';
+import { FilterValue, ListQuery, ListSpec } from './list-query';
+
+/** A to-one relationship: the related record's id is on this record. */
+export interface ToOne<T> {
+  kind: 'one';
+  type: string;
+  id: (record: T) => number | string | null;
+}
+
+/**
+ * A to-many relationship: the related records are the target list filtered
+ * by `filter` = this record's id (e.g. a store's products are the products
+ * list with `store_id` = the store's id).
+ */
+export interface ToMany {
+  kind: 'many';
+  type: string;
+  filter: string;
+}
+
+export type Relationship<T> = ToOne<T> | ToMany;
+
+export interface Page<T> {
+  records: T[];
+  total: number;
+}
+
+/** How records of one type render as JSON:API resource objects. */
+export interface ResourceRenderer<T> {
+  readonly type: string;
+  readonly relationships: Record<string, Relationship<T>>;
+  id(record: T): string;
+  /** Pure and synchronous: everything it needs is loaded by the finders. */
+  attributes(record: T): Record<string, unknown>;
+}
+
+/**
+ * One JSON:API resource type: how it renders and how it is found. Each domain
+ * module implements this once (in its `*.serializer.ts`) and registers it;
+ * documents, includes and the `related`/`relationships` routes are then served
+ * from it. Every finder is scoped by the principal: a record outside the
+ * caller's stores or mode does not exist for it.
+ */
+export interface ResourceType<T> extends ResourceRenderer<T> {
+  readonly list: ListSpec;
+  findOne(principal: Principal, id: string): Promise<T | null>;
+  findMany(principal: Principal, ids: string[]): Promise<T[]>;
+  findPage(principal: Principal, query: ListQuery): Promise<Page<T>>;
+  /** All records whose `filter` is one of `values`, for includes of to-many relationships. */
+  findByFilter(principal: Principal, filter: string, values: FilterValue[]): Promise<T[]>;
+}
+
+// The registry stores resources of every record type side by side.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyResourceType = ResourceType<any>;
+
+/** Parses a path id; null for anything that cannot be an integer id. */
+export function parseIntegerId(raw: string): number | null {
+  return /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647 ? Number(raw) : null;
+}

@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity('stores')
+export class Store {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'user_id' })
+  userId: number;
+
+  @Column()
+  name: string;
+
+  @Column()
+  slug: string;
+
+  /** A custom domain; null serves the store under CHECKOUT_BASE_URL. */
+  @Column({ type: 'text', nullable: true })
+  domain: string | null;
+
+  @Column({ name: 'avatar_url', type: 'text', nullable: true })
+  avatarUrl: string | null;
+
+  @Column()
+  plan: string;
+
+  @Column({ type: 'char', length: 2 })
+  country: string;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { StoreController } from './store.controller';
+import { Store } from './store.entity';
+import { StoreRepository } from './store.repository';
+import { StoreSerializer } from './store.serializer';
+import { StoreService } from './store.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Store])],
+  controllers: [StoreController],
+  providers: [StoreRepository, StoreService, StoreSerializer],
+  exports: [StoreService],
+})
+export class StoreModule {}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { Page } from '../../http/json-api/resource';
+import { ListQuery } from '../../http/json-api/list-query';
+import { Store } from './store.entity';
+
+const SORT_COLUMNS: Record<string, string> = {
+  name: 'store.name',
+  created_at: 'store.created_at',
+  updated_at: 'store.updated_at',
+};
+
+/** Every query for stores. Stores belong to a user and are visible in both modes. */
+@Injectable()
+export class StoreRepository {
+  constructor(@InjectRepository(Store) private readonly stores: Repository<Store>) {}
+
+  findOwned(userId: number, ids: number[]): Promise<Store[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.stores.findBy({ userId, id: In(ids) });
+  }
+
+  async findPage(userId: number, query: ListQuery): Promise<Page<Store>> {
+    const builder = this.stores.createQueryBuilder('store').where('store.user_id = :userId', { userId });
+    for (const key of query.sort) {
+      builder.addOrderBy(SORT_COLUMNS[key.field], key.descending ? 'DESC' : 'ASC');
+    }
+    const last = query.sort[query.sort.length - 1];
+    builder
+      .addOrderBy('store.id', last?.descending ? 'DESC' : 'ASC')
+      .offset((query.page.number - 1) * query.page.size)
+      .limit(query.page.size);
+    const [records, total] = await builder.getManyAndCount();
+    return { records, total };
+  }
+
+  findAllOwned(userId: number): Promise<Store[]> {
+    return this.stores.find({ where: { userId }, order: { name: 'ASC', id: 'ASC' } });
+  }
+
+  slugExists(slug: string): Promise<boolean> {
+    return this.stores.existsBy({ slug });
+  }
+
+  save(store: Store): Promise<Store> {
+    return this.stores.save(store);
+  }
+
+  create(fields: Partial<Store>): Store {
+    return this.stores.create(fields);
+  }
+}

@@ -1,0 +1,87 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { formatTimestamp } from '../../common/timestamps';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page, parseIntegerId, ResourceType } from '../../http/json-api/resource';
+import { StoreView } from './store-sales';
+import { StoreService } from './store.service';
+
+const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** JSON:API `stores`: 15 attributes, no `test_mode` (stores exist in both modes). */
+@Injectable()
+export class StoreSerializer implements ResourceType<StoreView>, OnModuleInit {
+  readonly type = 'stores';
+  readonly relationships = {
+    products: { kind: 'many', type: 'products', filter: 'store_id' },
+    orders: { kind: 'many', type: 'orders', filter: 'store_id' },
+    subscriptions: { kind: 'many', type: 'subscriptions', filter: 'store_id' },
+    discounts: { kind: 'many', type: 'discounts', filter: 'store_id' },
+    'license-keys': { kind: 'many', type: 'license-keys', filter: 'store_id' },
+    webhooks: { kind: 'many', type: 'webhooks', filter: 'store_id' },
+  } as const;
+  readonly list = {
+    filters: {},
+    sorts: ['name', 'created_at', 'updated_at'],
+    defaultSort: 'name',
+  };
+  private readonly checkoutHost: string;
+
+  constructor(
+    private readonly stores: StoreService,
+    private readonly jsonApi: JsonApi,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.checkoutHost = new URL(config.http.checkoutBaseUrl).host;
+  }
+
+  onModuleInit() {
+    this.jsonApi.register(this);
+  }
+
+  id(store: StoreView) {
+    return String(store.id);
+  }
+
+  attributes(store: StoreView) {
+    const domain = store.domain ?? this.checkoutHost;
+    return {
+      name: store.name,
+      slug: store.slug,
+      domain,
+      url: store.domain ? `https://${store.domain}` : this.config.http.checkoutBaseUrl,
+      avatar_url: store.avatarUrl ?? '',
+      plan: store.plan,
+      country: store.country,
+      country_nicename: COUNTRY_NAMES.of(store.country) ?? store.country,
+      currency: store.currency,
+      total_sales: store.sales.totalSales,
+      total_revenue: store.sales.totalRevenue,
+      thirty_day_sales: store.sales.thirtyDaySales,
+      thirty_day_revenue: store.sales.thirtyDayRevenue,
+      created_at: formatTimestamp(store.createdAt),
+      updated_at: formatTimestamp(store.updatedAt),
+    };
+  }
+
+  findOne(principal: Principal, id: string) {
+    const storeId = parseIntegerId(id);
+    return storeId === null ? Promise.resolve(null) : this.stores.findOne(principal, storeId);
+  }
+
+  findMany(principal: Principal, ids: string[]) {
+    return this.stores.findMany(principal, ids.map(parseIntegerId).filter((id) => id !== null));
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<StoreView>> {
+    return this.stores.findPage(principal, query);
+  }
+
+  findByFilter(_principal: Principal, filter: string, _values: FilterValue[]): Promise<StoreView[]> {
+    throw new Error(`stores cannot be listed by ${filter}`);
+  }
+}
+
