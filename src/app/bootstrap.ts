@@ -1,3 +1,4 @@
+import { IncomingMessage } from 'node:http';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -5,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
 import { closeDatabase, DatabaseConnection } from '../database/database-connection';
 import { RouteTable } from '../http/json-api/route-table';
+import { requestId } from './logging';
 import { ApiModule } from './api.module';
 
 /** The request body limit; larger bodies are refused with 413. */
@@ -21,12 +23,18 @@ export async function createApiApp(
 ): Promise<NestFastifyApplication> {
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({
+    genReqId: (raw: IncomingMessage) => requestId(raw.headers['x-request-id']),
     trustProxy: config.http.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  // One request id for the response header and the log line.
+  fastify.addHook('onRequest', async (request, reply) => {
+    request.raw.headers['x-request-id'] = request.id;
+    void reply.header('X-Request-Id', request.id);
+  });
   // JSON:API clients send application/vnd.api+json (Nest registers JSON and form parsers itself).
   fastify.addContentTypeParser(
     'application/vnd.api+json',

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import { Params } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The caller's X-Request-Id when it is a sane token, else a new UUID. */
+export function requestId(given: string | string[] | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
 
 /** Signed URLs are capabilities: their signature never reaches the logs. */
 export function redactUrl(url: string | undefined): string | undefined {
@@ -19,12 +24,8 @@ export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.logLevel,
-      genReqId: (request: IncomingMessage, response: ServerResponse) => {
-        const given = request.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        response.setHeader('X-Request-Id', id);
-        return id;
-      },
+      // The HTTP server has already chosen the id and put it in this header.
+      genReqId: (request: IncomingMessage) => requestId(request.headers['x-request-id']),
       redact: {
         paths: [
           'req.headers.authorization',

@@ -1,0 +1,25 @@
+/**
+ * Unit specs sit beside the code; e2e specs under test/ run over HTTP against
+ * a real database. NestJS 12 ships as ES modules, which Jest on Node 20 can
+ * only load in its ESM mode (`--experimental-vm-modules`), so specs are
+ * compiled as ES modules too.
+ */
+const shared = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      { useESM: true, tsconfig: { module: 'esnext', moduleResolution: 'bundler', isolatedModules: true }, diagnostics: false },
+    ],
+  },
+};
+
+export default {
+  testTimeout: 60000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
+};

@@ -1,0 +1,29 @@
+import { ConfigError, loadConfig } from './app-config';
+
+const base = { APP_KEY: 'k'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults when DATABASE_URL and REDIS_URL are unset', () => {
+    const config = loadConfig(base);
+    expect(config.database.url).toBeNull();
+    expect(config.queue.redisUrl).toBeNull();
+    expect(config.http.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.http.requireHttps).toBe(false);
+    expect(config.rateLimit.perMinute).toBe(300);
+  });
+
+  it('names the bad variable', () => {
+    expect(() => loadConfig({ ...base, PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ ...base, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ ...base, REQUIRE_HTTPS: 'maybe' })).toThrow(/REQUIRE_HTTPS/);
+  });
+
+  it('requires APP_KEY in production and defaults REQUIRE_HTTPS on there', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(loadConfig({ ...base, NODE_ENV: 'production' }).http.requireHttps).toBe(true);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ ...base, DATABASE_URL: '' }).database.url).toBeNull();
+  });
+});

@@ -1,0 +1,56 @@
+import { AppError } from '../../common/app-error';
+import { filterParsers, parseListQuery } from './list-query';
+
+const spec = {
+  filters: { store_id: filterParsers.id, status: filterParsers.oneOf('paid', 'refunded'), refunded: filterParsers.boolean },
+  sorts: ['name', 'created_at'],
+  defaultSort: '-createdAt',
+};
+
+function errorOf(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('parseListQuery', () => {
+  it('applies defaults and the reference spelling of the default sort', () => {
+    const query = parseListQuery({}, spec, []);
+    expect(query.page).toEqual({ number: 1, size: 10 });
+    expect(query.sort).toEqual([{ field: 'created_at', descending: true }]);
+    expect(query.sortParam).toBe('-createdAt');
+  });
+
+  it('parses typed filters', () => {
+    const query = parseListQuery({ 'filter[store_id]': '7', 'filter[refunded]': 'false', 'filter[status]': 'paid' }, spec, []);
+    expect(query.filters).toEqual({ store_id: 7, refunded: false, status: 'paid' });
+  });
+
+  it.each([
+    [{ 'filter[store_id]': 'x' }, 'filter[store_id]'],
+    [{ 'filter[store_id]': '0' }, 'filter[store_id]'],
+    [{ 'filter[refunded]': 'yes' }, 'filter[refunded]'],
+    [{ 'filter[status]': 'lost' }, 'filter[status]'],
+    [{ 'page[size]': '0' }, 'page[size]'],
+    [{ 'page[size]': '1.5' }, 'page[size]'],
+    [{ include: 'x' }, 'include'],
+    [{ sort: 'price' }, 'sort'],
+  ])('refuses %p naming %s', (raw, parameter) => {
+    const error = errorOf(() => parseListQuery(raw, spec, ['store']));
+    expect(error.status).toBe(400);
+    expect(error.errors[0].source).toEqual({ parameter });
+  });
+
+  it('treats an empty include as none and de-duplicates names', () => {
+    expect(parseListQuery({ include: '' }, spec, ['store']).include).toEqual([]);
+    expect(parseListQuery({ include: 'store,store' }, spec, ['store']).include).toEqual(['store']);
+  });
+
+  it('accepts camelCase and snake_case sort names', () => {
+    expect(parseListQuery({ sort: 'createdAt' }, spec, []).sort).toEqual([{ field: 'created_at', descending: false }]);
+    expect(parseListQuery({ sort: '-created_at,name' }, spec, []).sort).toHaveLength(2);
+  });
+});
