@@ -7,7 +7,11 @@ import { seedDemo } from './app/seed-demo';
 import { AppError } from './common/app-error';
 import { formatTimestamp } from './common/timestamps';
 import { loadConfig } from './config/app-config';
-import { closeDatabase, DatabaseConnection, openDatabase } from './database/database-connection';
+import {
+  closeDatabase,
+  DatabaseConnection,
+  openDatabase,
+} from './database/database-connection';
 import { runMigrations } from './database/migrate';
 import { ApiKeyService } from './modules/account/api-key.service';
 import { UserService } from './modules/account/user.service';
@@ -22,18 +26,26 @@ interface Command {
   usage: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
   /** Needs the application (services) rather than just the database. */
-  run(values: Values, context: { database: DatabaseConnection; app: () => Promise<INestApplicationContext> }): Promise<object>;
+  run(
+    values: Values,
+    context: {
+      database: DatabaseConnection;
+      app: () => Promise<INestApplicationContext>;
+    },
+  ): Promise<object>;
 }
 
 function required(values: Values, name: string): string {
   const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  if (typeof value !== 'string' || value === '')
+    throw new UsageError(`--${name} is required`);
   return value;
 }
 
 function integer(values: Values, name: string): number {
   const raw = required(values, name);
-  if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`--${name} must be a positive integer`);
+  if (!/^[1-9]\d*$/.test(raw))
+    throw new UsageError(`--${name} must be a positive integer`);
   return Number(raw);
 }
 
@@ -49,12 +61,16 @@ const COMMANDS: Record<string, Command> = {
     usage: 'users:create --email <email> --name <name> [--json]',
     options: { email: { type: 'string' }, name: { type: 'string' } },
     async run(values, { app }) {
-      const user = await (await app()).get(UserService).create({ email: required(values, 'email'), name: required(values, 'name') });
+      const user = await (await app()).get(UserService).create({
+        email: required(values, 'email'),
+        name: required(values, 'name'),
+      });
       return { id: user.id, email: user.email, name: user.name };
     },
   },
   'stores:create': {
-    usage: 'stores:create --user <id> --name <name> [--slug <slug>] [--currency USD] [--country US] [--json]',
+    usage:
+      'stores:create --user <id> --name <name> [--slug <slug>] [--currency USD] [--country US] [--json]',
     options: {
       user: { type: 'string' },
       name: { type: 'string' },
@@ -65,7 +81,8 @@ const COMMANDS: Record<string, Command> = {
     async run(values, { app }) {
       const context = await app();
       const userId = integer(values, 'user');
-      if (!(await context.get(UserService).findById(userId))) throw new UsageError(`user ${userId} does not exist`);
+      if (!(await context.get(UserService).findById(userId)))
+        throw new UsageError(`user ${userId} does not exist`);
       const store = await context.get(StoreService).create({
         userId,
         name: required(values, 'name'),
@@ -73,26 +90,55 @@ const COMMANDS: Record<string, Command> = {
         currency: values.currency as string | undefined,
         country: values.country as string | undefined,
       });
-      return { id: store.id, user_id: store.userId, name: store.name, slug: store.slug, currency: store.currency, country: store.country };
+      return {
+        id: store.id,
+        user_id: store.userId,
+        name: store.name,
+        slug: store.slug,
+        currency: store.currency,
+        country: store.country,
+      };
     },
   },
   'api-keys:create': {
-    usage: 'api-keys:create --user <id> --mode test|live [--name <name>] [--json]',
-    options: { user: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' } },
+    usage:
+      'api-keys:create --user <id> --mode test|live [--name <name>] [--json]',
+    options: {
+      user: { type: 'string' },
+      mode: { type: 'string' },
+      name: { type: 'string' },
+    },
     async run(values, { app }) {
       const mode = required(values, 'mode');
-      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
-      const { apiKey, key } = await (await app())
+      if (mode !== 'test' && mode !== 'live')
+        throw new UsageError('--mode must be test or live');
+      const { apiKey, key } = await (
+        await app()
+      )
         .get(ApiKeyService)
-        .create(integer(values, 'user'), mode, values.name as string | undefined);
-      return { id: apiKey.id, key, mode: apiKey.mode, name: apiKey.name, expires_at: formatTimestamp(apiKey.expiresAt) };
+        .create(
+          integer(values, 'user'),
+          mode,
+          values.name as string | undefined,
+        );
+      return {
+        id: apiKey.id,
+        key,
+        mode: apiKey.mode,
+        name: apiKey.name,
+        expires_at: formatTimestamp(apiKey.expiresAt),
+      };
     },
   },
   'api-keys:revoke': {
     usage: 'api-keys:revoke --id <id> [--json]',
     options: { id: { type: 'string' } },
     async run(values, { app }) {
-      const apiKey = await (await app()).get(ApiKeyService).revoke(integer(values, 'id'));
+      const apiKey = await (
+        await app()
+      )
+        .get(ApiKeyService)
+        .revoke(integer(values, 'id'));
       return { id: apiKey.id, revoked_at: formatTimestamp(apiKey.revokedAt) };
     },
   },
@@ -106,14 +152,21 @@ const COMMANDS: Record<string, Command> = {
 };
 
 function help(): string {
-  return ['Usage: npm run cli -- <command> [options]', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join('\n');
+  return [
+    'Usage: npm run cli -- <command> [options]',
+    '',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+  ].join('\n');
 }
 
 function print(result: object, json: boolean) {
   if (json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
-    for (const [name, value] of Object.entries(result)) console.log(`${name}: ${Array.isArray(value) ? value.join(', ') || '(none)' : String(value)}`);
+    for (const [name, value] of Object.entries(result))
+      console.log(
+        `${name}: ${Array.isArray(value) ? value.join(', ') || '(none)' : String(value)}`,
+      );
   }
 }
 
@@ -126,9 +179,15 @@ async function main(argv: string[]): Promise<number> {
   }
   let values: Values;
   try {
-    ({ values } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: rest,
+      options: { ...command.options, json: { type: 'boolean' } },
+      strict: true,
+    }));
   } catch (error) {
-    console.error(`${(error as Error).message}\n\nUsage: npm run cli -- ${command.usage}`);
+    console.error(
+      `${(error as Error).message}\n\nUsage: npm run cli -- ${command.usage}`,
+    );
     return 2;
   }
   const json = values.json === true;
@@ -138,9 +197,15 @@ async function main(argv: string[]): Promise<number> {
   const app = async () => {
     if (database.embedded) await runMigrations(database.url);
     // Logs go to stderr so that stdout carries only the result.
-    context ??= await NestFactory.createApplicationContext(CoreModule.forRoot({ ...config, logLevel: json ? 'silent' : 'warn' }, database), {
-      logger: ['error'],
-    });
+    context ??= await NestFactory.createApplicationContext(
+      CoreModule.forRoot(
+        { ...config, logLevel: json ? 'silent' : 'warn' },
+        database,
+      ),
+      {
+        logger: ['error'],
+      },
+    );
     return context;
   };
   try {
@@ -148,7 +213,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`${error.message}\n\nUsage: npm run cli -- ${command.usage}`);
+      console.error(
+        `${error.message}\n\nUsage: npm run cli -- ${command.usage}`,
+      );
       return 2;
     }
     if (error instanceof AppError) {

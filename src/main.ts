@@ -15,11 +15,15 @@ async function main() {
   const database = await openDatabase(config);
   const embedded = database.embedded !== null;
   if (embedded) await runMigrations(database.url);
-  const app = await createApiApp(config, database, { withProcessors: embedded });
+  const app = await createApiApp(config, database, {
+    withProcessors: embedded,
+  });
   closeOnSignals(() => app.close(), database, config);
   await app.listen({ port: config.http.port, host: config.http.host });
   const logger = new Logger('Zest');
-  logger.log(`API listening on ${config.http.publicBaseUrl} (${embedded ? 'embedded database and workers' : 'API only'})`);
+  logger.log(
+    `API listening on ${config.http.publicBaseUrl} (${embedded ? 'embedded database and workers' : 'API only'})`,
+  );
   if (embedded) await seedDemoOnFirstStart(app, config);
 }
 

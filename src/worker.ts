@@ -16,35 +16,51 @@ import { HealthService } from './http/health/health.service';
 async function main() {
   const config = loadConfig();
   if (!config.database.url) {
-    throw new Error('The worker needs DATABASE_URL. With the embedded database, `npm start` runs the workers in-process.');
+    throw new Error(
+      'The worker needs DATABASE_URL. With the embedded database, `npm start` runs the workers in-process.',
+    );
   }
   const database = await openDatabase(config);
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(
+    WorkerModule.forRoot(config, database),
+    { bufferLogs: true },
+  );
   const logger = app.get(Logger);
   app.useLogger(logger);
   const health = app.get(HealthService);
   const server = createServer((request, response) => {
     const send = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      response
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(body));
     };
-    if (request.method !== 'GET') return send(405, { status: 'method not allowed' });
+    if (request.method !== 'GET')
+      return send(405, { status: 'method not allowed' });
     if (request.url === '/health/live') return send(200, { status: 'ok' });
     if (request.url === '/health/ready') {
       health.readiness().then(
-        (readiness) => send(readiness.ready ? 200 : 503, { status: readiness.ready ? 'ok' : 'unavailable', checks: readiness.checks }),
+        (readiness) =>
+          send(readiness.ready ? 200 : 503, {
+            status: readiness.ready ? 'ok' : 'unavailable',
+            checks: readiness.checks,
+          }),
         () => send(503, { status: 'unavailable' }),
       );
       return;
     }
     send(404, { status: 'not found' });
   });
-  await new Promise<void>((resolve) => server.listen(config.http.healthPort, config.http.host, resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(config.http.healthPort, config.http.host, resolve),
+  );
   const close = async () => {
     server.close();
     await app.close();
   };
   closeOnSignals(close, database, config);
-  logger.log(`Worker running; health on http://${config.http.host}:${config.http.healthPort}/health/ready`);
+  logger.log(
+    `Worker running; health on http://${config.http.host}:${config.http.healthPort}/health/ready`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -24,10 +24,18 @@ export interface ApiModuleOptions {
  */
 @Module({})
 export class ApiModule {
-  static forRoot(config: AppConfig, database: DatabaseConnection, options: ApiModuleOptions): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    database: DatabaseConnection,
+    options: ApiModuleOptions,
+  ): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CoreModule.forRoot(config, database), AccountModule, ...(options.withProcessors ? [ProcessorsModule] : [])],
+      imports: [
+        CoreModule.forRoot(config, database),
+        AccountModule,
+        ...(options.withProcessors ? [ProcessorsModule] : []),
+      ],
       // Registered last so that literal routes of domain modules win.
       controllers: [HealthController, RelationshipController],
       providers: [

@@ -1,10 +1,16 @@
 import { IncomingMessage } from 'node:http';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  FastifyAdapter,
+  NestFastifyApplication,
+} from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
-import { closeDatabase, DatabaseConnection } from '../database/database-connection';
+import {
+  closeDatabase,
+  DatabaseConnection,
+} from '../database/database-connection';
 import { RouteTable } from '../http/json-api/route-table';
 import { requestId } from './logging';
 import { ApiModule } from './api.module';
@@ -43,7 +49,10 @@ export async function createApiApp(
   );
 
   const app = await NestFactory.create<NestFastifyApplication>(
-    ApiModule.forRoot(config, database, { withProcessors: options.withProcessors, routes }),
+    ApiModule.forRoot(config, database, {
+      withProcessors: options.withProcessors,
+      routes,
+    }),
     adapter,
     { bufferLogs: true },
   );
@@ -70,7 +79,9 @@ export function closeOnSignals(
     closing = true;
     logger.log(`${signal} received, shutting down`);
     const timer = setTimeout(() => {
-      logger.error(`Shutdown took longer than ${config.shutdownTimeoutMs} ms, exiting`);
+      logger.error(
+        `Shutdown took longer than ${config.shutdownTimeoutMs} ms, exiting`,
+      );
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();

@@ -20,7 +20,10 @@ const DOMAIN_MODULES = [AccountModule, StoreModule];
 /** What runs in every process: config, logging, database, queues and the domain modules. */
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig, database: DatabaseConnection): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    database: DatabaseConnection,
+  ): DynamicModule {
     return {
       module: CoreModule,
       global: true,

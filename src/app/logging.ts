@@ -7,7 +7,9 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The caller's X-Request-Id when it is a sane token, else a new UUID. */
 export function requestId(given: string | string[] | undefined): string {
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  return typeof given === 'string' && REQUEST_ID.test(given)
+    ? given
+    : randomUUID();
 }
 
 /** Signed URLs are capabilities: their signature never reaches the logs. */
@@ -25,7 +27,8 @@ export function loggerParams(config: AppConfig): Params {
     pinoHttp: {
       level: config.logLevel,
       // The HTTP server has already chosen the id and put it in this header.
-      genReqId: (request: IncomingMessage) => requestId(request.headers['x-request-id']),
+      genReqId: (request: IncomingMessage) =>
+        requestId(request.headers['x-request-id']),
       redact: {
         paths: [
           'req.headers.authorization',
@@ -40,14 +43,21 @@ export function loggerParams(config: AppConfig): Params {
         censor: '[Redacted]',
       },
       serializers: {
-        req: (request: { id: string; method: string; url: string; remoteAddress?: string }) => ({
+        req: (request: {
+          id: string;
+          method: string;
+          url: string;
+          remoteAddress?: string;
+        }) => ({
           id: request.id,
           method: request.method,
           url: redactUrl(request.url),
           remoteAddress: request.remoteAddress,
         }),
       },
-      autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
+      autoLogging: {
+        ignore: (request) => request.url?.startsWith('/health') ?? false,
+      },
     },
   };
 }

@@ -9,11 +9,16 @@ import { seedDemo } from './seed-demo';
  * call the API. The demo key is a local test-mode key, kept under DATA_DIR
  * (mode 0600) so it can be shown again on every start.
  */
-export async function seedDemoOnFirstStart(app: INestApplicationContext, config: AppConfig) {
+export async function seedDemoOnFirstStart(
+  app: INestApplicationContext,
+  config: AppConfig,
+) {
   const keyFile = join(config.database.dataDir, 'demo-api-key');
   const seed = await seedDemo(app);
   if (seed.api_key) writeFileSync(keyFile, seed.api_key, { mode: 0o600 });
-  const key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '(created earlier; see the CLI to make a new one)';
+  const key = existsSync(keyFile)
+    ? readFileSync(keyFile, 'utf8').trim()
+    : '(created earlier; see the CLI to make a new one)';
   console.log(
     [
       '',

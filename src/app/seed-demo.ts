@@ -13,7 +13,9 @@ export interface DemoSeed {
 }
 
 /** A demo user, store and test-mode key. Idempotent: a second run creates nothing. */
-export async function seedDemo(app: INestApplicationContext): Promise<DemoSeed> {
+export async function seedDemo(
+  app: INestApplicationContext,
+): Promise<DemoSeed> {
   const users = app.get(UserService);
   const existing = await users.findByEmail(DEMO_EMAIL);
   if (existing) {
@@ -21,7 +23,15 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeed> 
     return { user_id: existing.id, store_id: store.id, api_key: null };
   }
   const user = await users.create({ email: DEMO_EMAIL, name: 'Demo Merchant' });
-  const store = await app.get(StoreService).create({ userId: user.id, name: 'Demo Store', slug: 'demo', currency: 'USD', country: 'US' });
-  const { key } = await app.get(ApiKeyService).create(user.id, 'test', 'Demo test key');
+  const store = await app.get(StoreService).create({
+    userId: user.id,
+    name: 'Demo Store',
+    slug: 'demo',
+    currency: 'USD',
+    country: 'US',
+  });
+  const { key } = await app
+    .get(ApiKeyService)
+    .create(user.id, 'test', 'Demo test key');
   return { user_id: user.id, store_id: store.id, api_key: key };
 }

@@ -7,7 +7,10 @@ import { ProcessorsModule } from './processors.module';
 /** The worker process: the core plus every processor, no HTTP routes. */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: AppConfig, database: DatabaseConnection): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    database: DatabaseConnection,
+  ): DynamicModule {
     return {
       module: WorkerModule,
       imports: [CoreModule.forRoot(config, database), ProcessorsModule],

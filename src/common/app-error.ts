@@ -1,5 +1,6 @@
 /** Where in the request an error points, as JSON:API `source` says. */
-export type ErrorSource = { pointer: string } | { parameter: string } | { header: string };
+export type ErrorSource =
+  { pointer: string } | { parameter: string } | { header: string };
 
 export interface ErrorDetail {
   detail: string;

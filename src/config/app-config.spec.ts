@@ -14,13 +14,19 @@ describe('loadConfig', () => {
 
   it('names the bad variable', () => {
     expect(() => loadConfig({ ...base, PORT: 'eighty' })).toThrow(/PORT/);
-    expect(() => loadConfig({ ...base, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
-    expect(() => loadConfig({ ...base, REQUIRE_HTTPS: 'maybe' })).toThrow(/REQUIRE_HTTPS/);
+    expect(() => loadConfig({ ...base, DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL/,
+    );
+    expect(() => loadConfig({ ...base, REQUIRE_HTTPS: 'maybe' })).toThrow(
+      /REQUIRE_HTTPS/,
+    );
   });
 
   it('requires APP_KEY in production and defaults REQUIRE_HTTPS on there', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(loadConfig({ ...base, NODE_ENV: 'production' }).http.requireHttps).toBe(true);
+    expect(
+      loadConfig({ ...base, NODE_ENV: 'production' }).http.requireHttps,
+    ).toBe(true);
   });
 
   it('treats empty strings as unset', () => {

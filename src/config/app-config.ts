@@ -66,7 +66,8 @@ const environmentSchema = z.object({
     .default('zest'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
+      error:
+        'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
     })
     .default('info'),
   REQUIRE_HTTPS: booleanFlag.optional(),
@@ -151,7 +152,9 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
 ): AppConfig {
   const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+    Object.entries(env).filter(
+      ([, value]) => value !== undefined && value !== '',
+    ),
   );
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {

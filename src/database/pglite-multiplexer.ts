@@ -36,13 +36,16 @@ export class PgliteMultiplexer {
       server.listen(port, host, resolve);
     });
     const address = server.address();
-    if (!address || typeof address === 'string') throw new Error('PGlite multiplexer has no TCP address');
+    if (!address || typeof address === 'string')
+      throw new Error('PGlite multiplexer has no TCP address');
     return address.port;
   }
 
   async close(): Promise<void> {
     for (const connection of this.connections) connection.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 
   /** Runs one batch for `connection` when it is its turn; returns PGlite's reply bytes. */
@@ -93,7 +96,9 @@ class Connection {
     socket.on('data', (data) => this.receive(data));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
-      this.chain = this.chain.then(() => this.multiplexer.abandon(this)).catch(() => undefined);
+      this.chain = this.chain
+        .then(() => this.multiplexer.abandon(this))
+        .catch(() => undefined);
     });
   }
 
@@ -135,7 +140,13 @@ class Connection {
       this.pending.push(message);
       // Sync ends an extended-protocol exchange, Query is a whole simple one,
       // Flush asks for output now, CopyDone/CopyFail end a COPY.
-      if (type === 'S' || type === 'Q' || type === 'H' || type === 'c' || type === 'f') {
+      if (
+        type === 'S' ||
+        type === 'Q' ||
+        type === 'H' ||
+        type === 'c' ||
+        type === 'f'
+      ) {
         this.enqueue(this.pending.splice(0));
       }
     }

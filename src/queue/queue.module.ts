@@ -11,7 +11,10 @@ import { DatabaseConnection } from '../database/database-connection';
  */
 @Module({})
 export class QueueModule {
-  static forRoot(config: AppConfig, database: DatabaseConnection): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    database: DatabaseConnection,
+  ): DynamicModule {
     const prefix = config.queue.prefix;
     if (config.queue.redisUrl) {
       const url = new URL(config.queue.redisUrl);
@@ -23,8 +26,12 @@ export class QueueModule {
             connection: {
               host: url.hostname,
               port: Number(url.port || 6379),
-              username: url.username ? decodeURIComponent(url.username) : undefined,
-              password: url.password ? decodeURIComponent(url.password) : undefined,
+              username: url.username
+                ? decodeURIComponent(url.username)
+                : undefined,
+              password: url.password
+                ? decodeURIComponent(url.password)
+                : undefined,
               db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
               tls: url.protocol === 'rediss:' ? {} : undefined,
               // Workers block on Redis; BullMQ requires unlimited retries for them.

@@ -6,7 +6,8 @@ interface Case {
   name: string;
   method: 'get' | 'post' | 'patch' | 'delete' | 'put';
   path: string;
-  auth?: 'none' | 'valid' | string;
+  /** 'none', 'valid' (the default) or a literal Authorization header. */
+  auth?: string;
   status: number;
   parameter?: string;
   headers?: Record<string, string>;
@@ -23,31 +24,128 @@ describe('error contract', () => {
   afterAll(() => t.close());
 
   const cases: Case[] = [
-    { name: 'no Authorization header', method: 'get', path: '/v1/stores', auth: 'none', status: 401 },
-    { name: 'not a bearer header', method: 'get', path: '/v1/stores', auth: 'Basic abc', status: 401 },
-    { name: 'malformed key', method: 'get', path: '/v1/stores', auth: 'Bearer nope', status: 401 },
-    { name: 'unknown well-formed key', method: 'get', path: '/v1/stores', auth: `Bearer zest_test_${'A'.repeat(43)}`, status: 401 },
-    { name: 'unknown route (before auth)', method: 'get', path: '/v1/no-such-thing', auth: 'none', status: 404 },
-    { name: 'wrong method on a known path', method: 'delete', path: '/v1/stores', status: 405, headers: { allow: 'GET' } },
-    { name: 'page size above 100', method: 'get', path: '/v1/stores?page[size]=101', status: 400, parameter: 'page[size]' },
-    { name: 'page number zero', method: 'get', path: '/v1/stores?page[number]=0', status: 400, parameter: 'page[number]' },
-    { name: 'non-integer page', method: 'get', path: '/v1/stores?page[number]=abc', status: 400, parameter: 'page[number]' },
-    { name: 'unknown filter', method: 'get', path: '/v1/stores?filter[color]=red', status: 400, parameter: 'filter[color]' },
-    { name: 'unknown include', method: 'get', path: '/v1/stores?include=owners', status: 400, parameter: 'include' },
-    { name: 'unknown sort', method: 'get', path: '/v1/stores?sort=-price', status: 400, parameter: 'sort' },
-    { name: 'unknown query parameter', method: 'get', path: '/v1/stores?foo=1', status: 400, parameter: 'foo' },
-    { name: 'repeated parameter', method: 'get', path: '/v1/stores?sort=name&sort=-name', status: 400, parameter: 'sort' },
-    { name: 'missing record', method: 'get', path: '/v1/stores/999999', status: 404 },
-    { name: 'non-numeric id', method: 'get', path: '/v1/stores/abc', status: 404 },
+    {
+      name: 'no Authorization header',
+      method: 'get',
+      path: '/v1/stores',
+      auth: 'none',
+      status: 401,
+    },
+    {
+      name: 'not a bearer header',
+      method: 'get',
+      path: '/v1/stores',
+      auth: 'Basic abc',
+      status: 401,
+    },
+    {
+      name: 'malformed key',
+      method: 'get',
+      path: '/v1/stores',
+      auth: 'Bearer nope',
+      status: 401,
+    },
+    {
+      name: 'unknown well-formed key',
+      method: 'get',
+      path: '/v1/stores',
+      auth: `Bearer zest_test_${'A'.repeat(43)}`,
+      status: 401,
+    },
+    {
+      name: 'unknown route (before auth)',
+      method: 'get',
+      path: '/v1/no-such-thing',
+      auth: 'none',
+      status: 404,
+    },
+    {
+      name: 'wrong method on a known path',
+      method: 'delete',
+      path: '/v1/stores',
+      status: 405,
+      headers: { allow: 'GET' },
+    },
+    {
+      name: 'page size above 100',
+      method: 'get',
+      path: '/v1/stores?page[size]=101',
+      status: 400,
+      parameter: 'page[size]',
+    },
+    {
+      name: 'page number zero',
+      method: 'get',
+      path: '/v1/stores?page[number]=0',
+      status: 400,
+      parameter: 'page[number]',
+    },
+    {
+      name: 'non-integer page',
+      method: 'get',
+      path: '/v1/stores?page[number]=abc',
+      status: 400,
+      parameter: 'page[number]',
+    },
+    {
+      name: 'unknown filter',
+      method: 'get',
+      path: '/v1/stores?filter[color]=red',
+      status: 400,
+      parameter: 'filter[color]',
+    },
+    {
+      name: 'unknown include',
+      method: 'get',
+      path: '/v1/stores?include=owners',
+      status: 400,
+      parameter: 'include',
+    },
+    {
+      name: 'unknown sort',
+      method: 'get',
+      path: '/v1/stores?sort=-price',
+      status: 400,
+      parameter: 'sort',
+    },
+    {
+      name: 'unknown query parameter',
+      method: 'get',
+      path: '/v1/stores?foo=1',
+      status: 400,
+      parameter: 'foo',
+    },
+    {
+      name: 'repeated parameter',
+      method: 'get',
+      path: '/v1/stores?sort=name&sort=-name',
+      status: 400,
+      parameter: 'sort',
+    },
+    {
+      name: 'missing record',
+      method: 'get',
+      path: '/v1/stores/999999',
+      status: 404,
+    },
+    {
+      name: 'non-numeric id',
+      method: 'get',
+      path: '/v1/stores/abc',
+      status: 404,
+    },
   ];
 
   it.each(cases)('$name → $status', async (c) => {
     let call = request(t.baseUrl)[c.method](c.path);
-    if (c.auth === undefined || c.auth === 'valid') call = call.set('Authorization', `Bearer ${merchant.testKey}`);
+    if (c.auth === undefined || c.auth === 'valid')
+      call = call.set('Authorization', `Bearer ${merchant.testKey}`);
     else if (c.auth !== 'none') call = call.set('Authorization', c.auth);
     const response = await call;
     expect(response.status).toBe(c.status);
-    expect(response.headers['content-type']).toMatch(/^application\/vnd\.api\+json/);
+    expect(response.headers['content-type']).toMatch(
+      /^application\/vnd\.api\+json/,
+    );
     expect(response.body.jsonapi).toEqual({ version: '1.0' });
     expect(response.body.errors).toHaveLength(1);
     const [error] = response.body.errors;
@@ -55,12 +153,16 @@ describe('error contract', () => {
     expect(typeof error.title).toBe('string');
     expect(typeof error.detail).toBe('string');
     if (c.parameter) expect(error.source).toEqual({ parameter: c.parameter });
-    for (const [name, value] of Object.entries(c.headers ?? {})) expect(response.headers[name]).toBe(value);
+    for (const [name, value] of Object.entries(c.headers ?? {}))
+      expect(response.headers[name]).toBe(value);
   });
 
   it('uses the standard reason phrase on the status line and as the title', async () => {
     const response = await request(t.baseUrl).get('/v1/stores');
-    expect((response as unknown as { res: { statusMessage: string } }).res.statusMessage).toBe('Unauthorized');
+    expect(
+      (response as unknown as { res: { statusMessage: string } }).res
+        .statusMessage,
+    ).toBe('Unauthorized');
     expect(response.body.errors[0].title).toBe('Unauthorized');
   });
 

@@ -1,5 +1,9 @@
 import request from 'supertest';
-import { getAuthenticatedUser, getStore, listStores } from '@lemonsqueezy/lemonsqueezy.js';
+import {
+  getAuthenticatedUser,
+  getStore,
+  listStores,
+} from '@lemonsqueezy/lemonsqueezy.js';
 import { createMerchant, Merchant } from '../support/factories';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -13,33 +17,71 @@ describe('stores and users', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    merchant = await createMerchant(t.app, ['Zeta Goods', 'Alpha Books', 'Mid Market']);
+    merchant = await createMerchant(t.app, [
+      'Zeta Goods',
+      'Alpha Books',
+      'Mid Market',
+    ]);
     other = await createMerchant(t.app, ['Other Store']);
   });
   afterAll(() => t.close());
 
   const get = (path: string, key = merchant.testKey) =>
-    request(t.baseUrl).get(path).set('Authorization', `Bearer ${key}`).set('Accept', 'application/vnd.api+json');
+    request(t.baseUrl)
+      .get(path)
+      .set('Authorization', `Bearer ${key}`)
+      .set('Accept', 'application/vnd.api+json');
 
   it('lists only the key owner’s stores, ordered by name, with the exact attribute set', async () => {
     const response = await get('/v1/stores?include=').expect(200);
-    expect(response.headers['content-type']).toMatch(/^application\/vnd\.api\+json/);
+    expect(response.headers['content-type']).toMatch(
+      /^application\/vnd\.api\+json/,
+    );
     expect(response.headers['x-request-id']).toBeDefined();
-    const names = response.body.data.map((s: { attributes: { name: string } }) => s.attributes.name);
+    const names = response.body.data.map(
+      (s: { attributes: { name: string } }) => s.attributes.name,
+    );
     expect(names).toEqual(['Alpha Books', 'Mid Market', 'Zeta Goods']);
     const store = response.body.data[0];
     expect(Object.keys(store.attributes)).toHaveLength(15);
     expect(store.attributes.created_at).toMatch(TIMESTAMP);
     expect(store.links.self).toBe(`${t.baseUrl}/v1/stores/${store.id}`);
-    expect(Object.keys(store.relationships)).toEqual(['products', 'orders', 'subscriptions', 'discounts', 'license-keys', 'webhooks']);
-    expect(response.body.meta.page).toEqual({ currentPage: 1, from: 1, lastPage: 1, perPage: 10, to: 3, total: 3 });
+    expect(Object.keys(store.relationships)).toEqual([
+      'products',
+      'orders',
+      'subscriptions',
+      'discounts',
+      'license-keys',
+      'webhooks',
+    ]);
+    expect(response.body.meta.page).toEqual({
+      currentPage: 1,
+      from: 1,
+      lastPage: 1,
+      perPage: 10,
+      to: 3,
+      total: 3,
+    });
     expect(response.body.links.next).toBeUndefined();
   });
 
   it('pages with URL-encoded links carrying page and sort', async () => {
-    const response = await get('/v1/stores?page[number]=2&page[size]=1').expect(200);
-    expect(response.body.data.map((s: { attributes: { name: string } }) => s.attributes.name)).toEqual(['Mid Market']);
-    expect(response.body.meta.page).toEqual({ currentPage: 2, from: 2, lastPage: 3, perPage: 1, to: 2, total: 3 });
+    const response = await get('/v1/stores?page[number]=2&page[size]=1').expect(
+      200,
+    );
+    expect(
+      response.body.data.map(
+        (s: { attributes: { name: string } }) => s.attributes.name,
+      ),
+    ).toEqual(['Mid Market']);
+    expect(response.body.meta.page).toEqual({
+      currentPage: 2,
+      from: 2,
+      lastPage: 3,
+      perPage: 1,
+      to: 2,
+      total: 3,
+    });
     expect(response.body.links).toEqual({
       first: `${t.baseUrl}/v1/stores?page%5Bnumber%5D=1&page%5Bsize%5D=1&sort=name`,
       last: `${t.baseUrl}/v1/stores?page%5Bnumber%5D=3&page%5Bsize%5D=1&sort=name`,
@@ -54,7 +96,9 @@ describe('stores and users', () => {
     const foreign = other.stores[0].id;
     await get(`/v1/stores/${foreign}`).expect(404);
     await get(`/v1/stores/${foreign}`, merchant.liveKey).expect(404);
-    await get(`/v1/stores/${merchant.stores[0].id}`, merchant.liveKey).expect(200);
+    await get(`/v1/stores/${merchant.stores[0].id}`, merchant.liveKey).expect(
+      200,
+    );
     await get(`/v1/stores/${merchant.stores[0].id}/`).expect(200);
   });
 
@@ -66,8 +110,18 @@ describe('stores and users', () => {
   it('shows /v1/users/me with the key’s mode', async () => {
     const test = await get('/v1/users/me').expect(200);
     expect(test.body.meta).toEqual({ test_mode: true });
-    expect(Object.keys(test.body.data.attributes)).toEqual(['name', 'email', 'color', 'avatar_url', 'has_custom_avatar', 'createdAt', 'updatedAt']);
-    expect(test.body.links.self).toBe(`${t.baseUrl}/v1/users/${merchant.userId}`);
+    expect(Object.keys(test.body.data.attributes)).toEqual([
+      'name',
+      'email',
+      'color',
+      'avatar_url',
+      'has_custom_avatar',
+      'createdAt',
+      'updatedAt',
+    ]);
+    expect(test.body.links.self).toBe(
+      `${t.baseUrl}/v1/users/${merchant.userId}`,
+    );
     const live = await get('/v1/users/me', merchant.liveKey).expect(200);
     expect(live.body.meta).toEqual({ test_mode: false });
     await get(`/v1/users/${merchant.userId}`).expect(200);

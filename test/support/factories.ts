@@ -20,12 +20,21 @@ export async function createMerchant(
   app: INestApplicationContext,
   storeNames: string[] = ['Main Store'],
 ): Promise<Merchant> {
-  const user = await app.get(UserService).create({ email: `merchant-${unique()}@example.com`, name: 'Test Merchant' });
+  const user = await app.get(UserService).create({
+    email: `merchant-${unique()}@example.com`,
+    name: 'Test Merchant',
+  });
   const keys = app.get(ApiKeyService);
-  const key = async (mode: ApiKeyMode) => (await keys.create(user.id, mode)).key;
+  const key = async (mode: ApiKeyMode) =>
+    (await keys.create(user.id, mode)).key;
   const stores: Store[] = [];
   for (const name of storeNames) {
     stores.push(await app.get(StoreService).create({ userId: user.id, name }));
   }
-  return { userId: user.id, testKey: await key('test'), liveKey: await key('live'), stores };
+  return {
+    userId: user.id,
+    testKey: await key('test'),
+    liveKey: await key('live'),
+    stores,
+  };
 }

@@ -7,7 +7,11 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { createApiApp } from '../../src/app/bootstrap';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { closeDatabase, DatabaseConnection, openDatabase } from '../../src/database/database-connection';
+import {
+  closeDatabase,
+  DatabaseConnection,
+  openDatabase,
+} from '../../src/database/database-connection';
 import { runMigrations } from '../../src/database/migrate';
 
 export const TEST_APP_KEY = 'test-app-key-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -26,7 +30,10 @@ export async function freePort(): Promise<number> {
  * DATABASE_URL (never the configured database itself), or an in-memory
  * embedded PGlite when DATABASE_URL is unset.
  */
-export async function createTestDatabase(): Promise<{ url: string | null; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  url: string | null;
+  drop: () => Promise<void>;
+}> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return { url: null, drop: async () => undefined };
   const name = `zest_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -56,7 +63,9 @@ export interface TestApp {
 }
 
 /** The real API application on a fresh database, listening on a loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const testDatabase = await createTestDatabase();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'zest-test-'));
@@ -75,7 +84,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const database = await openDatabase(config, { inMemory: true });
   await runMigrations(database.url);
-  const app = await createApiApp(config, database, { withProcessors: database.embedded !== null });
+  const app = await createApiApp(config, database, {
+    withProcessors: database.embedded !== null,
+  });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,

@@ -14,7 +14,9 @@ export class AccountsAndStores1763700000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await db.query(`CREATE UNIQUE INDEX users_email_key ON users (lower(email))`);
+    await db.query(
+      `CREATE UNIQUE INDEX users_email_key ON users (lower(email))`,
+    );
 
     await db.query(`
       CREATE TABLE api_keys (
@@ -29,7 +31,9 @@ export class AccountsAndStores1763700000000 implements MigrationInterface {
         last_used_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await db.query(`CREATE UNIQUE INDEX api_keys_key_hash_key ON api_keys (key_hash)`);
+    await db.query(
+      `CREATE UNIQUE INDEX api_keys_key_hash_key ON api_keys (key_hash)`,
+    );
     await db.query(`CREATE INDEX api_keys_user_id_idx ON api_keys (user_id)`);
 
     await db.query(`
@@ -48,7 +52,9 @@ export class AccountsAndStores1763700000000 implements MigrationInterface {
       )`);
     await db.query(`CREATE UNIQUE INDEX stores_slug_key ON stores (slug)`);
     // Matches the stores list: a user's stores ordered by name, id as tie-breaker.
-    await db.query(`CREATE INDEX stores_user_name_idx ON stores (user_id, name, id)`);
+    await db.query(
+      `CREATE INDEX stores_user_name_idx ON stores (user_id, name, id)`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

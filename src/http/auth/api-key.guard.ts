@@ -26,10 +26,15 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithHeaders>();
     const header = request.headers.authorization;
     if (typeof header !== 'string' || header.trim() === '') {
-      throw AppError.unauthorized('Authentication is required: send Authorization: Bearer <API key>.');
+      throw AppError.unauthorized(
+        'Authentication is required: send Authorization: Bearer <API key>.',
+      );
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw AppError.unauthorized('The Authorization header must be "Bearer <API key>".');
+    if (!match)
+      throw AppError.unauthorized(
+        'The Authorization header must be "Bearer <API key>".',
+      );
     request.principal = await this.apiKeys.authenticate(match[1]);
     return true;
   }

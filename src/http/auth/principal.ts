@@ -16,7 +16,9 @@ export const CurrentPrincipal = createParamDecorator(
   (_: unknown, context: ExecutionContext): Principal => {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (!request.principal) {
-      throw new Error('CurrentPrincipal used on a route without the API-key guard');
+      throw new Error(
+        'CurrentPrincipal used on a route without the API-key guard',
+      );
     }
     return request.principal;
   },

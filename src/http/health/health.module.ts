@@ -4,7 +4,10 @@ import { TerminusModule } from '@nestjs/terminus';
 import { HEALTH_QUEUE, HealthService } from './health.service';
 
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false }), BullModule.registerQueue({ name: HEALTH_QUEUE })],
+  imports: [
+    TerminusModule.forRoot({ logger: false }),
+    BullModule.registerQueue({ name: HEALTH_QUEUE }),
+  ],
   providers: [HealthService],
   exports: [HealthService],
 })

@@ -1,6 +1,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { Queue } from 'bullmq';
 
 export const HEALTH_QUEUE = 'health';
@@ -8,7 +12,10 @@ const CHECK_TIMEOUT_MS = 3000;
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`timed out after ${ms} ms`)),
+      ms,
+    );
     work.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }
@@ -32,13 +39,19 @@ export class HealthService {
   async readiness(): Promise<Readiness> {
     try {
       const result = await this.health.check([
-        () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
+        () =>
+          this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
         () => this.queueCheck(),
       ]);
       return { ready: true, checks: this.summarize(result.details) };
     } catch (error) {
-      const details = (error as { response?: { details?: Record<string, { status: string; message?: string }> } })
-        .response?.details;
+      const details = (
+        error as {
+          response?: {
+            details?: Record<string, { status: string; message?: string }>;
+          };
+        }
+      ).response?.details;
       return { ready: false, checks: this.summarize(details ?? {}) };
     }
   }
@@ -53,10 +66,15 @@ export class HealthService {
     }
   }
 
-  private summarize(details: Record<string, { status: string; message?: string }>) {
+  private summarize(
+    details: Record<string, { status: string; message?: string }>,
+  ) {
     const checks: Readiness['checks'] = {};
     for (const [name, detail] of Object.entries(details)) {
-      checks[name] = detail.status === 'up' ? { status: 'up' } : { status: 'down', message: detail.message };
+      checks[name] =
+        detail.status === 'up'
+          ? { status: 'up' }
+          : { status: 'down', message: detail.message };
     }
     return checks;
   }

@@ -1,4 +1,10 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyReply } from 'fastify';
 import { Observable } from 'rxjs';
@@ -20,7 +26,10 @@ export class JsonApiContentTypeInterceptor implements NestInterceptor {
       context.getClass(),
     ]);
     if (!skip) {
-      context.switchToHttp().getResponse<FastifyReply>().header('content-type', JSON_API_MEDIA_TYPE);
+      context
+        .switchToHttp()
+        .getResponse<FastifyReply>()
+        .header('content-type', JSON_API_MEDIA_TYPE);
     }
     return next.handle();
   }

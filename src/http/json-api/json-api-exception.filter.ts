@@ -1,5 +1,11 @@
 import { STATUS_CODES } from 'node:http';
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Logger,
+} from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorDetail } from '../../common/app-error';
 import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from './document';
@@ -13,8 +19,11 @@ interface RenderedError {
 
 /** Framework errors that carry a client-error status of their own. */
 function statusOf(error: unknown): number | null {
-  const status = (error as { statusCode?: unknown; status?: unknown } | null)?.statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+  const status = (error as { statusCode?: unknown; status?: unknown } | null)
+    ?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500
+    ? status
+    : null;
 }
 
 const FRAMEWORK_DETAILS: Record<number, string> = {
@@ -41,7 +50,10 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const rendered = this.render(exception, request);
     if (rendered.status >= 500) {
-      this.logger.error({ err: exception, requestId: request.id }, 'Unhandled error');
+      this.logger.error(
+        { err: exception, requestId: request.id },
+        'Unhandled error',
+      );
     }
     const title = STATUS_CODES[rendered.status] ?? 'Error';
     void reply
@@ -60,29 +72,52 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
 
   private render(exception: unknown, request: FastifyRequest): RenderedError {
     if (exception instanceof AppError) {
-      return { status: exception.status, errors: exception.errors, headers: exception.headers };
+      return {
+        status: exception.status,
+        errors: exception.errors,
+        headers: exception.headers,
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return this.unmatchedRoute(request);
       if (status === 429) {
-        return { status, errors: [{ detail: 'Too many requests. Retry after the time in Retry-After.' }], headers: {} };
+        return {
+          status,
+          errors: [
+            {
+              detail: 'Too many requests. Retry after the time in Retry-After.',
+            },
+          ],
+          headers: {},
+        };
       }
       if (status < 500) {
-        return { status, errors: [{ detail: FRAMEWORK_DETAILS[status] ?? exception.message }], headers: {} };
+        return {
+          status,
+          errors: [{ detail: FRAMEWORK_DETAILS[status] ?? exception.message }],
+          headers: {},
+        };
       }
     }
     const frameworkStatus = statusOf(exception);
     if (frameworkStatus) {
       const detail =
         exception instanceof SyntaxError || frameworkStatus !== 400
-          ? (FRAMEWORK_DETAILS[frameworkStatus] ?? STATUS_CODES[frameworkStatus] ?? 'Request refused.')
+          ? (FRAMEWORK_DETAILS[frameworkStatus] ??
+            STATUS_CODES[frameworkStatus] ??
+            'Request refused.')
           : (exception as Error).message;
       return { status: frameworkStatus, errors: [{ detail }], headers: {} };
     }
     return {
       status: 500,
-      errors: [{ detail: 'Something went wrong on our side. The error has been logged.' }],
+      errors: [
+        {
+          detail:
+            'Something went wrong on our side. The error has been logged.',
+        },
+      ],
       headers: {},
     };
   }
@@ -92,10 +127,18 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (allowed.length > 0) {
       return {
         status: 405,
-        errors: [{ detail: `${request.method} is not allowed here. Allowed: ${allowed.join(', ')}.` }],
+        errors: [
+          {
+            detail: `${request.method} is not allowed here. Allowed: ${allowed.join(', ')}.`,
+          },
+        ],
         headers: { allow: allowed.join(', ') },
       };
     }
-    return { status: 404, errors: [{ detail: 'No route matches this path.' }], headers: {} };
+    return {
+      status: 404,
+      errors: [{ detail: 'No route matches this path.' }],
+      headers: {},
+    };
   }
 }

@@ -14,7 +14,12 @@ import {
   SingleDocument,
 } from './document';
 import { ListQuery, parseListQuery, RawQuery } from './list-query';
-import { AnyResourceType, Page, ResourceRenderer, ResourceType } from './resource';
+import {
+  AnyResourceType,
+  Page,
+  ResourceRenderer,
+  ResourceType,
+} from './resource';
 
 /**
  * Builds every JSON:API document Zest sends: single records, pages with their
@@ -93,7 +98,13 @@ export class JsonApi {
       data,
     };
     if (include.length > 0 && 'findOne' in resource) {
-      document.included = await this.included(resource, [record], [data], principal, include);
+      document.included = await this.included(
+        resource,
+        [record],
+        [data],
+        principal,
+        include,
+      );
     }
     return document;
   }
@@ -109,7 +120,9 @@ export class JsonApi {
     principal: Principal,
     path: string = resource.type,
   ): Promise<ListDocument> {
-    const data = page.records.map((record) => this.resourceObject(resource, record));
+    const data = page.records.map((record) =>
+      this.resourceObject(resource, record),
+    );
     const { number, size } = query.page;
     const lastPage = Math.max(1, Math.ceil(page.total / size));
     const from = data.length > 0 ? (number - 1) * size + 1 : 0;
@@ -131,7 +144,13 @@ export class JsonApi {
     if (number < lastPage) document.links.next = link(number + 1);
     if (number > 1) document.links.prev = link(Math.min(number - 1, lastPage));
     if (query.include.length > 0) {
-      document.included = await this.included(resource, page.records, data, principal, query.include);
+      document.included = await this.included(
+        resource,
+        page.records,
+        data,
+        principal,
+        query.include,
+      );
     }
     return document;
   }
@@ -143,14 +162,31 @@ export class JsonApi {
     relationship: string,
     principal: Principal,
     query: RawQuery,
-  ): Promise<SingleDocument | ListDocument | { jsonapi: typeof JSON_API_VERSION; links: { self: string }; data: null }> {
-    const { parent, definition, target } = await this.resolveRelationship(type, id, relationship, principal);
+  ): Promise<
+    | SingleDocument
+    | ListDocument
+    | { jsonapi: typeof JSON_API_VERSION; links: { self: string }; data: null }
+  > {
+    const { parent, definition, target } = await this.resolveRelationship(
+      type,
+      id,
+      relationship,
+      principal,
+    );
     const path = `${type}/${id}/${relationship}`;
     if (definition.kind === 'one') {
       const include = this.parseSingleInclude(target, query);
       const relatedId = definition.id(parent);
-      const record = relatedId === null ? null : await target.findOne(principal, String(relatedId));
-      if (!record) return { jsonapi: JSON_API_VERSION, links: { self: this.url(path) }, data: null };
+      const record =
+        relatedId === null
+          ? null
+          : await target.findOne(principal, String(relatedId));
+      if (!record)
+        return {
+          jsonapi: JSON_API_VERSION,
+          links: { self: this.url(path) },
+          data: null,
+        };
       const document = await this.single(target, record, principal, include);
       document.links.self = this.url(path);
       return document;
@@ -169,25 +205,38 @@ export class JsonApi {
     relationship: string,
     principal: Principal,
   ): Promise<LinkageDocument> {
-    const { parent, definition, target } = await this.resolveRelationship(type, id, relationship, principal);
+    const { parent, definition, target } = await this.resolveRelationship(
+      type,
+      id,
+      relationship,
+      principal,
+    );
     const links = {
       self: this.url(`${type}/${id}/relationships/${relationship}`),
       related: this.url(`${type}/${id}/${relationship}`),
     };
     if (definition.kind === 'one') {
       const relatedId = definition.id(parent);
-      const record = relatedId === null ? null : await target.findOne(principal, String(relatedId));
+      const record =
+        relatedId === null
+          ? null
+          : await target.findOne(principal, String(relatedId));
       return {
         jsonapi: JSON_API_VERSION,
         links,
         data: record ? { type: target.type, id: target.id(record) } : null,
       };
     }
-    const records = await target.findByFilter(principal, definition.filter, [Number(id)]);
+    const records = await target.findByFilter(principal, definition.filter, [
+      Number(id),
+    ]);
     return {
       jsonapi: JSON_API_VERSION,
       links,
-      data: records.map((record) => ({ type: target.type, id: target.id(record) })),
+      data: records.map((record) => ({
+        type: target.type,
+        id: target.id(record),
+      })),
     };
   }
 
@@ -196,14 +245,23 @@ export class JsonApi {
     return this.parseList(resource, pickInclude(query)).include;
   }
 
-  private async resolveRelationship(type: string, id: string, relationship: string, principal: Principal) {
+  private async resolveRelationship(
+    type: string,
+    id: string,
+    relationship: string,
+    principal: Principal,
+  ) {
     const resource = this.types.get(type);
     const definition = resource?.relationships[relationship];
-    if (!resource || !definition) throw AppError.notFound('The requested resource does not exist.');
+    if (!resource || !definition)
+      throw AppError.notFound('The requested resource does not exist.');
     const parent = await resource.findOne(principal, id);
     if (!parent) throw AppError.notFound();
     const target = this.types.get(definition.type);
-    if (!target) throw new Error(`Relationship ${type}.${relationship} names unregistered type ${definition.type}`);
+    if (!target)
+      throw new Error(
+        `Relationship ${type}.${relationship} names unregistered type ${definition.type}`,
+      );
     return { parent, definition, target };
   }
 
@@ -224,11 +282,24 @@ export class JsonApi {
     for (const name of include) {
       const definition = resource.relationships[name];
       const target = this.types.get(definition.type);
-      if (!target) throw new Error(`Relationship ${resource.type}.${name} names unregistered type ${definition.type}`);
-      let linkage: (record: T, index: number) => ResourceIdentifier | ResourceIdentifier[] | null;
+      if (!target)
+        throw new Error(
+          `Relationship ${resource.type}.${name} names unregistered type ${definition.type}`,
+        );
+      let linkage: (
+        record: T,
+        index: number,
+      ) => ResourceIdentifier | ResourceIdentifier[] | null;
       let related: unknown[];
       if (definition.kind === 'one') {
-        const ids = [...new Set(records.map(definition.id).filter((v) => v !== null).map(String))];
+        const ids = [
+          ...new Set(
+            records
+              .map(definition.id)
+              .filter((v) => v !== null)
+              .map(String),
+          ),
+        ];
         related = ids.length > 0 ? await target.findMany(principal, ids) : [];
         const visible = new Set(related.map((r) => target.id(r)));
         linkage = (record) => {
@@ -239,7 +310,10 @@ export class JsonApi {
         };
       } else {
         const parentIds = records.map((r) => Number(resource.id(r)));
-        related = parentIds.length > 0 ? await target.findByFilter(principal, definition.filter, parentIds) : [];
+        related =
+          parentIds.length > 0
+            ? await target.findByFilter(principal, definition.filter, parentIds)
+            : [];
         const byParent = new Map<string, ResourceIdentifier[]>();
         for (const record of related) {
           const owner = String(target.attributes(record)[definition.filter]);
@@ -276,7 +350,9 @@ export class JsonApi {
 function pickInclude(query: RawQuery): RawQuery {
   for (const name of Object.keys(query)) {
     if (name !== 'include') {
-      throw AppError.badRequest(`Unknown query parameter "${name}".`, { parameter: name });
+      throw AppError.badRequest(`Unknown query parameter "${name}".`, {
+        parameter: name,
+      });
     }
   }
   return { include: query.include };

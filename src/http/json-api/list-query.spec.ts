@@ -2,7 +2,11 @@ import { AppError } from '../../common/app-error';
 import { filterParsers, parseListQuery } from './list-query';
 
 const spec = {
-  filters: { store_id: filterParsers.id, status: filterParsers.oneOf('paid', 'refunded'), refunded: filterParsers.boolean },
+  filters: {
+    store_id: filterParsers.id,
+    status: filterParsers.oneOf('paid', 'refunded'),
+    refunded: filterParsers.boolean,
+  },
   sorts: ['name', 'created_at'],
   defaultSort: '-createdAt',
 };
@@ -25,8 +29,20 @@ describe('parseListQuery', () => {
   });
 
   it('parses typed filters', () => {
-    const query = parseListQuery({ 'filter[store_id]': '7', 'filter[refunded]': 'false', 'filter[status]': 'paid' }, spec, []);
-    expect(query.filters).toEqual({ store_id: 7, refunded: false, status: 'paid' });
+    const query = parseListQuery(
+      {
+        'filter[store_id]': '7',
+        'filter[refunded]': 'false',
+        'filter[status]': 'paid',
+      },
+      spec,
+      [],
+    );
+    expect(query.filters).toEqual({
+      store_id: 7,
+      refunded: false,
+      status: 'paid',
+    });
   });
 
   it.each([
@@ -45,12 +61,20 @@ describe('parseListQuery', () => {
   });
 
   it('treats an empty include as none and de-duplicates names', () => {
-    expect(parseListQuery({ include: '' }, spec, ['store']).include).toEqual([]);
-    expect(parseListQuery({ include: 'store,store' }, spec, ['store']).include).toEqual(['store']);
+    expect(parseListQuery({ include: '' }, spec, ['store']).include).toEqual(
+      [],
+    );
+    expect(
+      parseListQuery({ include: 'store,store' }, spec, ['store']).include,
+    ).toEqual(['store']);
   });
 
   it('accepts camelCase and snake_case sort names', () => {
-    expect(parseListQuery({ sort: 'createdAt' }, spec, []).sort).toEqual([{ field: 'created_at', descending: false }]);
-    expect(parseListQuery({ sort: '-created_at,name' }, spec, []).sort).toHaveLength(2);
+    expect(parseListQuery({ sort: 'createdAt' }, spec, []).sort).toEqual([
+      { field: 'created_at', descending: false },
+    ]);
+    expect(
+      parseListQuery({ sort: '-created_at,name' }, spec, []).sort,
+    ).toHaveLength(2);
   });
 });

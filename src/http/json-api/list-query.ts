@@ -6,14 +6,21 @@ export type FilterValue = string | number | boolean;
 export type FilterParser = (raw: string) => FilterValue | null;
 
 export const filterParsers = {
-  id: (raw: string) => (/^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647 ? Number(raw) : null),
+  id: (raw: string) =>
+    /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647
+      ? Number(raw)
+      : null,
   string: (raw: string) => raw,
-  boolean: (raw: string) => (raw === 'true' ? true : raw === 'false' ? false : null),
+  boolean: (raw: string) =>
+    raw === 'true' ? true : raw === 'false' ? false : null,
   oneOf:
     (...allowed: string[]) =>
     (raw: string) =>
       allowed.includes(raw) ? raw : null,
-} satisfies Record<string, FilterParser | ((...args: string[]) => FilterParser)>;
+} satisfies Record<
+  string,
+  FilterParser | ((...args: string[]) => FilterParser)
+>;
 
 /** What a list endpoint accepts, declared once per resource. */
 export interface ListSpec {
@@ -58,7 +65,12 @@ function single(query: RawQuery, name: string): string | undefined {
   return value;
 }
 
-function pageParameter(query: RawQuery, name: string, fallback: number, max: number) {
+function pageParameter(
+  query: RawQuery,
+  name: string,
+  fallback: number,
+  max: number,
+) {
   const raw = single(query, name);
   if (raw === undefined) return fallback;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
@@ -71,13 +83,21 @@ function pageParameter(query: RawQuery, name: string, fallback: number, max: num
   return value;
 }
 
-const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const snakeCase = (name: string) =>
+  name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Parses `include`, where an empty value means none (every SDK list call sends `include=`). */
 export function parseInclude(query: RawQuery, allowed: string[]): string[] {
   const raw = single(query, 'include');
   if (!raw) return [];
-  const names = [...new Set(raw.split(',').map((n) => n.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    ),
+  ];
   for (const name of names) {
     if (!allowed.includes(name)) {
       throw AppError.badRequest(
@@ -108,7 +128,9 @@ function parseSort(raw: string | undefined, spec: ListSpec): SortKey[] {
 export function assertOnlyParameters(query: RawQuery, allowed: string[]) {
   for (const name of Object.keys(query)) {
     if (!allowed.includes(name)) {
-      throw AppError.badRequest(`Unknown query parameter "${name}".`, { parameter: name });
+      throw AppError.badRequest(`Unknown query parameter "${name}".`, {
+        parameter: name,
+      });
     }
   }
 }
@@ -117,7 +139,11 @@ export function assertOnlyParameters(query: RawQuery, allowed: string[]) {
  * Parses a list request's query string against the resource's spec. Anything
  * unknown or malformed is a 400 naming the parameter, never silently ignored.
  */
-export function parseListQuery(query: RawQuery, spec: ListSpec, includes: string[]): ListQuery {
+export function parseListQuery(
+  query: RawQuery,
+  spec: ListSpec,
+  includes: string[],
+): ListQuery {
   const filters: Record<string, FilterValue> = {};
   for (const name of Object.keys(query)) {
     const filterName = /^filter\[([^\]]+)\]$/.exec(name)?.[1];
@@ -132,18 +158,29 @@ export function parseListQuery(query: RawQuery, spec: ListSpec, includes: string
       const raw = single(query, name) ?? '';
       const value = parse(raw);
       if (value === null) {
-        throw AppError.badRequest(`Invalid value for ${name}.`, { parameter: name });
+        throw AppError.badRequest(`Invalid value for ${name}.`, {
+          parameter: name,
+        });
       }
       filters[filterName] = value;
-    } else if (!['page[number]', 'page[size]', 'include', 'sort'].includes(name)) {
-      throw AppError.badRequest(`Unknown query parameter "${name}".`, { parameter: name });
+    } else if (
+      !['page[number]', 'page[size]', 'include', 'sort'].includes(name)
+    ) {
+      throw AppError.badRequest(`Unknown query parameter "${name}".`, {
+        parameter: name,
+      });
     }
   }
   const sortRaw = single(query, 'sort');
   return {
     page: {
       number: pageParameter(query, 'page[number]', 1, Number.MAX_SAFE_INTEGER),
-      size: pageParameter(query, 'page[size]', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+      size: pageParameter(
+        query,
+        'page[size]',
+        DEFAULT_PAGE_SIZE,
+        MAX_PAGE_SIZE,
+      ),
     },
     filters,
     sort: parseSort(sortRaw || undefined, spec),

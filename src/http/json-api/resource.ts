@@ -48,7 +48,11 @@ export interface ResourceType<T> extends ResourceRenderer<T> {
   findMany(principal: Principal, ids: string[]): Promise<T[]>;
   findPage(principal: Principal, query: ListQuery): Promise<Page<T>>;
   /** All records whose `filter` is one of `values`, for includes of to-many relationships. */
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]): Promise<T[]>;
+  findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<T[]>;
 }
 
 // The registry stores resources of every record type side by side.
@@ -57,5 +61,7 @@ export type AnyResourceType = ResourceType<any>;
 
 /** Parses a path id; null for anything that cannot be an integer id. */
 export function parseIntegerId(raw: string): number | null {
-  return /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647 ? Number(raw) : null;
+  return /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647
+    ? Number(raw)
+    : null;
 }

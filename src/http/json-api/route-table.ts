@@ -21,6 +21,8 @@ export class RouteTable {
   /** Methods served at this concrete path, empty for an unknown path. */
   allowedMethods(path: string): string[] {
     const pathname = path.split('?')[0];
-    return METHODS.filter((method) => this.router.find(method, pathname) !== null);
+    return METHODS.filter(
+      (method) => this.router.find(method, pathname) !== null,
+    );
   }
 }

@@ -12,7 +12,11 @@ class Attributes {
   city?: string;
 }
 
-const rules = { type: 'customers', attributes: Attributes, relationships: { store: { type: 'stores', required: true } } };
+const rules = {
+  type: 'customers',
+  attributes: Attributes,
+  relationships: { store: { type: 'stores', required: true } },
+};
 
 function errorOf(fn: () => unknown): AppError {
   try {
@@ -26,7 +30,13 @@ function errorOf(fn: () => unknown): AppError {
 describe('parseWriteDocument', () => {
   it('returns validated attributes and relationship ids', () => {
     const document = parseWriteDocument(
-      { data: { type: 'customers', attributes: { name: 'Ann' }, relationships: { store: { data: { type: 'stores', id: '3' } } } } },
+      {
+        data: {
+          type: 'customers',
+          attributes: { name: 'Ann' },
+          relationships: { store: { data: { type: 'stores', id: '3' } } },
+        },
+      },
       rules,
     );
     expect(document.attributes).toEqual({ name: 'Ann' });
@@ -46,20 +56,44 @@ describe('parseWriteDocument', () => {
   it('gives one 422 per invalid or unknown attribute with a pointer', () => {
     const error = errorOf(() =>
       parseWriteDocument(
-        { data: { type: 'customers', attributes: { name: 5, shoe_size: 9 }, relationships: { store: { data: { type: 'stores', id: '1' } } } } },
+        {
+          data: {
+            type: 'customers',
+            attributes: { name: 5, shoe_size: 9 },
+            relationships: { store: { data: { type: 'stores', id: '1' } } },
+          },
+        },
         rules,
       ),
     );
     expect(error.status).toBe(422);
-    const pointers = error.errors.map((e) => (e.source as { pointer: string }).pointer).sort();
-    expect(pointers).toEqual(['/data/attributes/name', '/data/attributes/shoe_size']);
+    const pointers = error.errors
+      .map((e) => (e.source as { pointer: string }).pointer)
+      .sort();
+    expect(pointers).toEqual([
+      '/data/attributes/name',
+      '/data/attributes/shoe_size',
+    ]);
   });
 
   it('requires required relationships and checks their type', () => {
-    expect(errorOf(() => parseWriteDocument({ data: { type: 'customers', attributes: { name: 'A' } } }, rules)).status).toBe(422);
+    expect(
+      errorOf(() =>
+        parseWriteDocument(
+          { data: { type: 'customers', attributes: { name: 'A' } } },
+          rules,
+        ),
+      ).status,
+    ).toBe(422);
     const wrongType = errorOf(() =>
       parseWriteDocument(
-        { data: { type: 'customers', attributes: { name: 'A' }, relationships: { store: { data: { type: 'users', id: '1' } } } } },
+        {
+          data: {
+            type: 'customers',
+            attributes: { name: 'A' },
+            relationships: { store: { data: { type: 'users', id: '1' } } },
+          },
+        },
         rules,
       ),
     );
@@ -68,8 +102,20 @@ describe('parseWriteDocument', () => {
 
   it('answers 409 when a PATCH id differs from the path', () => {
     const update = { type: 'customers', attributes: Attributes, update: true };
-    const error = errorOf(() => parseWriteDocument({ data: { type: 'customers', id: '2', attributes: { name: 'A' } } }, update, '3'));
+    const error = errorOf(() =>
+      parseWriteDocument(
+        { data: { type: 'customers', id: '2', attributes: { name: 'A' } } },
+        update,
+        '3',
+      ),
+    );
     expect(error.status).toBe(409);
-    expect(parseWriteDocument({ data: { type: 'customers', id: '3', attributes: { name: 'A' } } }, update, '3').id).toBe('3');
+    expect(
+      parseWriteDocument(
+        { data: { type: 'customers', id: '3', attributes: { name: 'A' } } },
+        update,
+        '3',
+      ).id,
+    ).toBe('3');
   });
 });

@@ -35,7 +35,10 @@ function shapeError(detail: string, pointer: string) {
   return AppError.badRequest(detail, { pointer });
 }
 
-function flattenValidationErrors(errors: ValidationError[], prefix: string): ErrorDetail[] {
+function flattenValidationErrors(
+  errors: ValidationError[],
+  prefix: string,
+): ErrorDetail[] {
   return errors.flatMap((error) => {
     const pointer = `${prefix}/${error.property}`;
     const own = Object.values(error.constraints ?? {}).slice(0, 1);
@@ -44,15 +47,29 @@ function flattenValidationErrors(errors: ValidationError[], prefix: string): Err
   });
 }
 
-function identifier(value: unknown, rule: RelationshipRule, pointer: string): string {
-  if (!isObject(value) || typeof value.type !== 'string' || value.id === undefined) {
+function identifier(
+  value: unknown,
+  rule: RelationshipRule,
+  pointer: string,
+): string {
+  if (
+    !isObject(value) ||
+    typeof value.type !== 'string' ||
+    value.id === undefined
+  ) {
     throw shapeError('A resource identifier needs a type and an id.', pointer);
   }
   if (value.type !== rule.type) {
-    throw shapeError(`Expected type "${rule.type}", got "${value.type}".`, `${pointer}/type`);
+    throw shapeError(
+      `Expected type "${rule.type}", got "${value.type}".`,
+      `${pointer}/type`,
+    );
   }
   if (typeof value.id !== 'string' && typeof value.id !== 'number') {
-    throw shapeError('A resource identifier id must be a string.', `${pointer}/id`);
+    throw shapeError(
+      'A resource identifier id must be a string.',
+      `${pointer}/id`,
+    );
   }
   return String(value.id);
 }
@@ -79,7 +96,10 @@ function parseRelationships(
     const relationship = given[name];
     if (relationship === undefined) {
       if (rule.required) {
-        throw AppError.unprocessable({ detail: `The ${name} relationship is required.`, source: { pointer } });
+        throw AppError.unprocessable({
+          detail: `The ${name} relationship is required.`,
+          source: { pointer },
+        });
       }
       continue;
     }
@@ -88,8 +108,14 @@ function parseRelationships(
     }
     const data = relationship.data;
     if (rule.many) {
-      if (!Array.isArray(data)) throw shapeError('This relationship takes an array of identifiers.', `${pointer}/data`);
-      result[name] = data.map((item, i) => identifier(item, rule, `${pointer}/data/${i}`));
+      if (!Array.isArray(data))
+        throw shapeError(
+          'This relationship takes an array of identifiers.',
+          `${pointer}/data`,
+        );
+      result[name] = data.map((item, i) =>
+        identifier(item, rule, `${pointer}/data/${i}`),
+      );
     } else {
       if (data === null && !rule.required) continue;
       result[name] = identifier(data, rule, `${pointer}/data`);
@@ -109,23 +135,34 @@ export function parseWriteDocument<A extends object>(
   rules: WriteDocumentRules<A>,
   pathId?: string,
 ): WriteDocument<A> {
-  if (!isObject(body)) throw shapeError('The request body must be a JSON:API document.', '');
+  if (!isObject(body))
+    throw shapeError('The request body must be a JSON:API document.', '');
   const data = body.data;
-  if (!isObject(data)) throw shapeError('The document needs a data object.', '/data');
-  if (typeof data.type !== 'string') throw shapeError('data.type is required.', '/data/type');
+  if (!isObject(data))
+    throw shapeError('The document needs a data object.', '/data');
+  if (typeof data.type !== 'string')
+    throw shapeError('data.type is required.', '/data/type');
   if (data.type !== rules.type) {
-    throw shapeError(`This endpoint takes "${rules.type}", not "${data.type}".`, '/data/type');
+    throw shapeError(
+      `This endpoint takes "${rules.type}", not "${data.type}".`,
+      '/data/type',
+    );
   }
   let id: string | undefined;
   if (rules.update) {
-    if (data.id === undefined) throw shapeError('data.id is required.', '/data/id');
+    if (typeof data.id !== 'string' && typeof data.id !== 'number') {
+      throw shapeError('data.id is required.', '/data/id');
+    }
     id = String(data.id);
     if (id !== pathId) {
-      throw AppError.conflict('data.id does not match the id in the URL.', { pointer: '/data/id' });
+      throw AppError.conflict('data.id does not match the id in the URL.', {
+        pointer: '/data/id',
+      });
     }
   }
   const rawAttributes = data.attributes ?? {};
-  if (!isObject(rawAttributes)) throw shapeError('attributes must be an object.', '/data/attributes');
+  if (!isObject(rawAttributes))
+    throw shapeError('attributes must be an object.', '/data/attributes');
 
   const attributes = plainToInstance(rules.attributes, rawAttributes);
   const errors = validateSync(attributes, {
@@ -135,12 +172,17 @@ export function parseWriteDocument<A extends object>(
     validationError: { target: false, value: false },
   });
   if (errors.length > 0) {
-    throw AppError.unprocessable(flattenValidationErrors(errors, '/data/attributes'));
+    throw AppError.unprocessable(
+      flattenValidationErrors(errors, '/data/attributes'),
+    );
   }
   return {
     id,
     attributes,
-    relationships: parseRelationships(data.relationships, rules.relationships ?? {}),
+    relationships: parseRelationships(
+      data.relationships,
+      rules.relationships ?? {},
+    ),
   };
 }
 
@@ -151,7 +193,10 @@ interface RequestWithBody {
 
 /** Controller parameter: the request's JSON:API write document, checked against `rules`. */
 export const JsonApiBody = createParamDecorator(
-  <A extends object>(rules: WriteDocumentRules<A>, context: ExecutionContext) => {
+  <A extends object>(
+    rules: WriteDocumentRules<A>,
+    context: ExecutionContext,
+  ) => {
     const request = context.switchToHttp().getRequest<RequestWithBody>();
     return parseWriteDocument(request.body, rules, request.params?.id);
   },

@@ -20,7 +20,10 @@ export class ApiKeyUsageProducer {
   private readonly logger = new Logger(ApiKeyUsageProducer.name);
   private readonly lastMinute = new Map<number, number>();
 
-  constructor(@InjectQueue(API_KEY_USAGE_QUEUE) private readonly queue: Queue<ApiKeyUsageJob>) {}
+  constructor(
+    @InjectQueue(API_KEY_USAGE_QUEUE)
+    private readonly queue: Queue<ApiKeyUsageJob>,
+  ) {}
 
   async recordUse(apiKeyId: number, usedAt: Date): Promise<void> {
     const minute = Math.floor(usedAt.getTime() / 60_000);
@@ -30,14 +33,23 @@ export class ApiKeyUsageProducer {
     await this.queue.add(
       'touch',
       { apiKeyId, usedAt: usedAt.toISOString() },
-      { jobId: `touch-${apiKeyId}-${minute}`, removeOnComplete: 1000, removeOnFail: 1000, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
+      {
+        jobId: `touch-${apiKeyId}-${minute}`,
+        removeOnComplete: 1000,
+        removeOnFail: 1000,
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1000 },
+      },
     );
   }
 
   /** For the request path: a queue outage must never fail an API call. */
   recordUseInBackground(apiKeyId: number, usedAt: Date) {
     this.recordUse(apiKeyId, usedAt).catch((error: unknown) =>
-      this.logger.warn({ err: error, apiKeyId }, 'Could not enqueue API key usage'),
+      this.logger.warn(
+        { err: error, apiKeyId },
+        'Could not enqueue API key usage',
+      ),
     );
   }
 }

@@ -6,7 +6,12 @@ import { Clock } from '../../common/clock';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Principal } from '../../http/auth/principal';
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format';
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+} from './api-key-format';
 import { ApiKey, ApiKeyMode } from './api-key.entity';
 import { ApiKeyUsageProducer } from './api-key-usage.queue';
 import { User } from './user.entity';
@@ -42,7 +47,11 @@ export class ApiKeyService {
     private readonly usage: ApiKeyUsageProducer,
   ) {}
 
-  async create(userId: number, mode: ApiKeyMode, name?: string): Promise<CreatedApiKey> {
+  async create(
+    userId: number,
+    mode: ApiKeyMode,
+    name?: string,
+  ): Promise<CreatedApiKey> {
     if (!(await this.users.existsBy({ id: userId }))) {
       throw AppError.notFound(`User ${userId} does not exist.`);
     }
@@ -73,18 +82,25 @@ export class ApiKeyService {
 
   /** The principal for a bearer key, or a 401 that says what is wrong. */
   async authenticate(key: string): Promise<Principal> {
-    if (!isWellFormedApiKey(key)) throw AppError.unauthorized('The API key is malformed.');
+    if (!isWellFormedApiKey(key))
+      throw AppError.unauthorized('The API key is malformed.');
     const hash = hashApiKey(key, this.config.appKey);
     const now = this.clock.now();
     const cached = this.cache.get(hash);
-    if (cached && cached.cachedUntil > now.getTime() && cached.expiresAt > now.getTime()) {
+    if (
+      cached &&
+      cached.cachedUntil > now.getTime() &&
+      cached.expiresAt > now.getTime()
+    ) {
       this.usage.recordUseInBackground(cached.principal.apiKeyId, now);
       return cached.principal;
     }
     const apiKey = await this.keys.findOneBy({ keyHash: hash });
     if (!apiKey) throw AppError.unauthorized('The API key is not valid.');
-    if (apiKey.revokedAt) throw AppError.unauthorized('The API key has been revoked.');
-    if (apiKey.expiresAt <= now) throw AppError.unauthorized('The API key has expired.');
+    if (apiKey.revokedAt)
+      throw AppError.unauthorized('The API key has been revoked.');
+    if (apiKey.expiresAt <= now)
+      throw AppError.unauthorized('The API key has expired.');
     const principal: Principal = {
       userId: apiKey.userId,
       apiKeyId: apiKey.id,
@@ -107,7 +123,9 @@ export class ApiKeyService {
     await this.keys
       .createQueryBuilder()
       .update()
-      .set({ lastUsedAt: () => 'GREATEST(COALESCE(last_used_at, :usedAt), :usedAt)' })
+      .set({
+        lastUsedAt: () => 'GREATEST(COALESCE(last_used_at, :usedAt), :usedAt)',
+      })
       .setParameters({ usedAt })
       .where('id = :apiKeyId', { apiKeyId })
       .execute();

@@ -24,12 +24,20 @@ export class UserController {
 
   /** The `self` link of /users/me; a key sees only its own user. */
   @Get(':id')
-  one(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: RawQuery) {
+  one(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: RawQuery,
+  ) {
     if (parseIntegerId(id) !== principal.userId) throw AppError.notFound();
     return this.render(principal, principal.userId, query);
   }
 
-  private async render(principal: Principal, userId: number, query: RawQuery): Promise<SingleDocument> {
+  private async render(
+    principal: Principal,
+    userId: number,
+    query: RawQuery,
+  ): Promise<SingleDocument> {
     assertOnlyParameters(query, []);
     const user = await this.users.findById(userId);
     if (!user) throw AppError.notFound();

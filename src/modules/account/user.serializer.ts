@@ -20,6 +20,8 @@ export const userRenderer: ResourceRenderer<User> = {
 };
 
 function gravatarUrl(email: string): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  const hash = createHash('md5')
+    .update(email.trim().toLowerCase())
+    .digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?d=blank`;
 }

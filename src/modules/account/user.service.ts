@@ -8,18 +8,31 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 @Injectable()
 export class UserService {
-  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+  ) {}
 
   async create(input: { email: string; name: string }): Promise<User> {
     const email = input.email.trim();
     const name = input.name.trim();
-    if (!EMAIL.test(email)) throw AppError.attribute('email', 'The email must be a valid email address.');
+    if (!EMAIL.test(email))
+      throw AppError.attribute(
+        'email',
+        'The email must be a valid email address.',
+      );
     if (!name) throw AppError.attribute('name', 'The name is required.');
     try {
-      return await this.users.save(this.users.create({ email, name, color: '#898FA9', avatarUrl: null }));
+      return await this.users.save(
+        this.users.create({ email, name, color: '#898FA9', avatarUrl: null }),
+      );
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
-        throw AppError.conflict(`A user with the email ${email} already exists.`);
+      if (
+        error instanceof QueryFailedError &&
+        (error.driverError as { code?: string }).code === '23505'
+      ) {
+        throw AppError.conflict(
+          `A user with the email ${email} already exists.`,
+        );
       }
       throw error;
     }

@@ -8,7 +8,12 @@ export interface StoreSales {
   thirtyDayRevenue: number;
 }
 
-export const NO_SALES: StoreSales = { totalSales: 0, totalRevenue: 0, thirtyDaySales: 0, thirtyDayRevenue: 0 };
+export const NO_SALES: StoreSales = {
+  totalSales: 0,
+  totalRevenue: 0,
+  thirtyDaySales: 0,
+  thirtyDayRevenue: 0,
+};
 
 export type StoreView = Store & { sales: StoreSales };
 
@@ -16,5 +21,9 @@ export const STORE_SALES_SOURCE = Symbol('STORE_SALES_SOURCE');
 
 /** Implemented by the order module, which owns orders. */
 export interface StoreSalesSource {
-  salesByStore(storeIds: number[], testMode: boolean, now: Date): Promise<Map<number, StoreSales>>;
+  salesByStore(
+    storeIds: number[],
+    testMode: boolean,
+    now: Date,
+  ): Promise<Map<number, StoreSales>>;
 }

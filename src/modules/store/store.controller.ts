@@ -14,14 +14,21 @@ export class StoreController {
   ) {}
 
   @Get()
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: RawQuery,
+  ) {
     const listQuery = this.jsonApi.parseList(this.stores, query);
     const page = await this.stores.findPage(principal, listQuery);
     return this.jsonApi.list(this.stores, page, listQuery, principal);
   }
 
   @Get(':id')
-  async one(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: RawQuery) {
+  async one(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: RawQuery,
+  ) {
     const include = this.jsonApi.parseSingleInclude(this.stores, query);
     const store = await this.stores.findOne(principal, id);
     if (!store) throw AppError.notFound();

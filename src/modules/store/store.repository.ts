@@ -14,7 +14,9 @@ const SORT_COLUMNS: Record<string, string> = {
 /** Every query for stores. Stores belong to a user and are visible in both modes. */
 @Injectable()
 export class StoreRepository {
-  constructor(@InjectRepository(Store) private readonly stores: Repository<Store>) {}
+  constructor(
+    @InjectRepository(Store) private readonly stores: Repository<Store>,
+  ) {}
 
   findOwned(userId: number, ids: number[]): Promise<Store[]> {
     if (ids.length === 0) return Promise.resolve([]);
@@ -22,9 +24,14 @@ export class StoreRepository {
   }
 
   async findPage(userId: number, query: ListQuery): Promise<Page<Store>> {
-    const builder = this.stores.createQueryBuilder('store').where('store.user_id = :userId', { userId });
+    const builder = this.stores
+      .createQueryBuilder('store')
+      .where('store.user_id = :userId', { userId });
     for (const key of query.sort) {
-      builder.addOrderBy(SORT_COLUMNS[key.field], key.descending ? 'DESC' : 'ASC');
+      builder.addOrderBy(
+        SORT_COLUMNS[key.field],
+        key.descending ? 'DESC' : 'ASC',
+      );
     }
     const last = query.sort[query.sort.length - 1];
     builder
@@ -36,7 +43,10 @@ export class StoreRepository {
   }
 
   findAllOwned(userId: number): Promise<Store[]> {
-    return this.stores.find({ where: { userId }, order: { name: 'ASC', id: 'ASC' } });
+    return this.stores.find({
+      where: { userId },
+      order: { name: 'ASC', id: 'ASC' },
+    });
   }
 
   slugExists(slug: string): Promise<boolean> {

@@ -5,7 +5,11 @@ import { APP_CONFIG } from '../../config/config.module';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page, parseIntegerId, ResourceType } from '../../http/json-api/resource';
+import {
+  Page,
+  parseIntegerId,
+  ResourceType,
+} from '../../http/json-api/resource';
 import { StoreView } from './store-sales';
 import { StoreService } from './store.service';
 
@@ -52,7 +56,9 @@ export class StoreSerializer implements ResourceType<StoreView>, OnModuleInit {
       name: store.name,
       slug: store.slug,
       domain,
-      url: store.domain ? `https://${store.domain}` : this.config.http.checkoutBaseUrl,
+      url: store.domain
+        ? `https://${store.domain}`
+        : this.config.http.checkoutBaseUrl,
       avatar_url: store.avatarUrl ?? '',
       plan: store.plan,
       country: store.country,
@@ -69,19 +75,27 @@ export class StoreSerializer implements ResourceType<StoreView>, OnModuleInit {
 
   findOne(principal: Principal, id: string) {
     const storeId = parseIntegerId(id);
-    return storeId === null ? Promise.resolve(null) : this.stores.findOne(principal, storeId);
+    return storeId === null
+      ? Promise.resolve(null)
+      : this.stores.findOne(principal, storeId);
   }
 
   findMany(principal: Principal, ids: string[]) {
-    return this.stores.findMany(principal, ids.map(parseIntegerId).filter((id) => id !== null));
+    return this.stores.findMany(
+      principal,
+      ids.map(parseIntegerId).filter((id) => id !== null),
+    );
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<StoreView>> {
     return this.stores.findPage(principal, query);
   }
 
-  findByFilter(_principal: Principal, filter: string, _values: FilterValue[]): Promise<StoreView[]> {
+  findByFilter(
+    _principal: Principal,
+    filter: string,
+    _values: FilterValue[],
+  ): Promise<StoreView[]> {
     throw new Error(`stores cannot be listed by ${filter}`);
   }
 }
-

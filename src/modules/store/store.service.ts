@@ -6,10 +6,19 @@ import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
-import { NO_SALES, STORE_SALES_SOURCE, StoreSales, StoreSalesSource, StoreView } from './store-sales';
+import {
+  NO_SALES,
+  STORE_SALES_SOURCE,
+  StoreSales,
+  StoreSalesSource,
+  StoreView,
+} from './store-sales';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const REGIONS = new Intl.DisplayNames(['en'], {
+  type: 'region',
+  fallback: 'none',
+});
 
 export interface NewStore {
   userId: number;
@@ -45,7 +54,9 @@ export class StoreService {
     private readonly stores: StoreRepository,
     private readonly clock: Clock,
     // The order module supplies sales figures; without it no order can exist.
-    @Optional() @Inject(STORE_SALES_SOURCE) private readonly sales: StoreSalesSource | null,
+    @Optional()
+    @Inject(STORE_SALES_SOURCE)
+    private readonly sales: StoreSalesSource | null,
   ) {}
 
   async create(input: NewStore): Promise<Store> {
@@ -53,19 +64,29 @@ export class StoreService {
     if (!name) throw AppError.attribute('name', 'The name is required.');
     const currency = input.currency ?? 'USD';
     if (!isCurrencyCode(currency)) {
-      throw AppError.attribute('currency', 'The currency must be an ISO 4217 code such as USD.');
+      throw AppError.attribute(
+        'currency',
+        'The currency must be an ISO 4217 code such as USD.',
+      );
     }
     const country = input.country ?? 'US';
     if (!isCountryCode(country)) {
-      throw AppError.attribute('country', 'The country must be an ISO 3166-1 alpha-2 code such as US.');
+      throw AppError.attribute(
+        'country',
+        'The country must be an ISO 3166-1 alpha-2 code such as US.',
+      );
     }
     let slug: string;
     if (input.slug !== undefined) {
       slug = input.slug;
       if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) || slug.length > 60) {
-        throw AppError.attribute('slug', 'The slug may contain lowercase letters, digits and single dashes.');
+        throw AppError.attribute(
+          'slug',
+          'The slug may contain lowercase letters, digits and single dashes.',
+        );
       }
-      if (await this.stores.slugExists(slug)) throw AppError.attribute('slug', 'The slug is already taken.');
+      if (await this.stores.slugExists(slug))
+        throw AppError.attribute('slug', 'The slug is already taken.');
     } else {
       slug = await this.freeSlug(slugify(name));
     }
@@ -89,12 +110,21 @@ export class StoreService {
   }
 
   async findMany(principal: Principal, ids: number[]): Promise<StoreView[]> {
-    return this.withSales(principal, await this.stores.findOwned(principal.userId, ids));
+    return this.withSales(
+      principal,
+      await this.stores.findOwned(principal.userId, ids),
+    );
   }
 
-  async findPage(principal: Principal, query: ListQuery): Promise<Page<StoreView>> {
+  async findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<StoreView>> {
     const page = await this.stores.findPage(principal.userId, query);
-    return { records: await this.withSales(principal, page.records), total: page.total };
+    return {
+      records: await this.withSales(principal, page.records),
+      total: page.total,
+    };
   }
 
   /** Stores of the user, for CLI and seeding. */
@@ -102,11 +132,23 @@ export class StoreService {
     return this.stores.findAllOwned(userId);
   }
 
-  private async withSales(principal: Principal, stores: Store[]): Promise<StoreView[]> {
+  private async withSales(
+    principal: Principal,
+    stores: Store[],
+  ): Promise<StoreView[]> {
     const figures: Map<number, StoreSales> = this.sales
-      ? await this.sales.salesByStore(stores.map((s) => s.id), principal.testMode, this.clock.now())
+      ? await this.sales.salesByStore(
+          stores.map((s) => s.id),
+          principal.testMode,
+          this.clock.now(),
+        )
       : new Map();
-    return stores.map((store) => ({ ...store, sales: figures.get(store.id) ?? NO_SALES }));
+    // A plain view object is what the serializer reads; no entity methods are needed.
+    return stores.map((store) => ({
+      // oxlint-disable-next-line typescript/no-misused-spread
+      ...store,
+      sales: figures.get(store.id) ?? NO_SALES,
+    }));
   }
 
   private async freeSlug(base: string): Promise<string> {
