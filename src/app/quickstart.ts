@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { seedDemo } from './seed-demo';
 
@@ -19,7 +19,7 @@ export async function seedDemoOnFirstStart(
   const key = existsSync(keyFile)
     ? readFileSync(keyFile, 'utf8').trim()
     : '(created earlier; see the CLI to make a new one)';
-  console.log(
+  new Logger('Quickstart').log(
     [
       '',
       `Zest is running at ${config.http.publicBaseUrl}`,

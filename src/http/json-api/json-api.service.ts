@@ -17,6 +17,7 @@ import { ListQuery, parseListQuery, RawQuery } from './list-query';
 import {
   AnyResourceType,
   Page,
+  Relationship,
   ResourceRenderer,
   ResourceType,
 } from './resource';
@@ -286,10 +287,6 @@ export class JsonApi {
         throw new Error(
           `Relationship ${resource.type}.${name} names unregistered type ${definition.type}`,
         );
-      let linkage: (
-        record: T,
-        index: number,
-      ) => ResourceIdentifier | ResourceIdentifier[] | null;
       let related: unknown[];
       if (definition.kind === 'one') {
         const ids = [
@@ -301,38 +298,52 @@ export class JsonApi {
           ),
         ];
         related = ids.length > 0 ? await target.findMany(principal, ids) : [];
-        const visible = new Set(related.map((r) => target.id(r)));
-        linkage = (record) => {
-          const relatedId = definition.id(record);
-          return relatedId !== null && visible.has(String(relatedId))
-            ? { type: target.type, id: String(relatedId) }
-            : null;
-        };
       } else {
         const parentIds = records.map((r) => Number(resource.id(r)));
         related =
           parentIds.length > 0
             ? await target.findByFilter(principal, definition.filter, parentIds)
             : [];
-        const byParent = new Map<string, ResourceIdentifier[]>();
-        for (const record of related) {
-          const owner = String(target.attributes(record)[definition.filter]);
-          const list = byParent.get(owner) ?? [];
-          list.push({ type: target.type, id: target.id(record) });
-          byParent.set(owner, list);
-        }
-        linkage = (record) => byParent.get(resource.id(record)) ?? [];
       }
+      const relatedObjects = related.map((record) =>
+        this.resourceObject(target, record),
+      );
+      const linkage = this.linkageOf(resource, definition, relatedObjects);
       records.forEach((record, index) => {
-        objects[index].relationships![name].data = linkage(record, index);
+        objects[index].relationships![name].data = linkage(record);
       });
-      for (const record of related) {
-        const object = this.resourceObject(target, record);
+      for (const object of relatedObjects) {
         const key = `${object.type}:${object.id}`;
         if (!primary.has(key) && !included.has(key)) included.set(key, object);
       }
     }
     return [...included.values()];
+  }
+
+  /** Each parent's linkage to the related objects loaded for an include. */
+  private linkageOf<T>(
+    resource: ResourceType<T>,
+    definition: Relationship<T>,
+    related: ResourceObject[],
+  ): (record: T) => ResourceIdentifier | ResourceIdentifier[] | null {
+    if (definition.kind === 'one') {
+      const visible = new Set(related.map((object) => object.id));
+      return (record) => {
+        const relatedId = definition.id(record);
+        return relatedId !== null && visible.has(String(relatedId))
+          ? { type: definition.type, id: String(relatedId) }
+          : null;
+      };
+    }
+    const byParent = new Map<string, ResourceIdentifier[]>();
+    for (const object of related) {
+      const owner = String(object.attributes[definition.filter]);
+      byParent.set(owner, [
+        ...(byParent.get(owner) ?? []),
+        { type: object.type, id: object.id },
+      ]);
+    }
+    return (record) => byParent.get(resource.id(record)) ?? [];
   }
 
   private pageLink(path: string, pageNumber: number, query: ListQuery): string {

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { thrownAppError } from '../../../test/support/app-error';
 import { filterParsers, parseListQuery } from './list-query';
 
 const spec = {
@@ -10,15 +10,6 @@ const spec = {
   sorts: ['name', 'created_at'],
   defaultSort: '-createdAt',
 };
-
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('parseListQuery', () => {
   it('applies defaults and the reference spelling of the default sort', () => {
@@ -55,7 +46,7 @@ describe('parseListQuery', () => {
     [{ include: 'x' }, 'include'],
     [{ sort: 'price' }, 'sort'],
   ])('refuses %p naming %s', (raw, parameter) => {
-    const error = errorOf(() => parseListQuery(raw, spec, ['store']));
+    const error = thrownAppError(() => parseListQuery(raw, spec, ['store']));
     expect(error.status).toBe(400);
     expect(error.errors[0].source).toEqual({ parameter });
   });

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Length } from 'class-validator';
-import { AppError } from '../../common/app-error';
+import { thrownAppError } from '../../../test/support/app-error';
 import { parseWriteDocument } from './write-document';
 
 class Attributes {
@@ -17,15 +17,6 @@ const rules = {
   attributes: Attributes,
   relationships: { store: { type: 'stores', required: true } },
 };
-
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('parseWriteDocument', () => {
   it('returns validated attributes and relationship ids', () => {
@@ -50,11 +41,13 @@ describe('parseWriteDocument', () => {
     [{ data: { type: 'orders', attributes: {} } }, 400],
     [{ data: { type: 'customers', attributes: [] } }, 400],
   ])('refuses the shape %p with %i', (body, status) => {
-    expect(errorOf(() => parseWriteDocument(body, rules)).status).toBe(status);
+    expect(thrownAppError(() => parseWriteDocument(body, rules)).status).toBe(
+      status,
+    );
   });
 
   it('gives one 422 per invalid or unknown attribute with a pointer', () => {
-    const error = errorOf(() =>
+    const error = thrownAppError(() =>
       parseWriteDocument(
         {
           data: {
@@ -78,14 +71,14 @@ describe('parseWriteDocument', () => {
 
   it('requires required relationships and checks their type', () => {
     expect(
-      errorOf(() =>
+      thrownAppError(() =>
         parseWriteDocument(
           { data: { type: 'customers', attributes: { name: 'A' } } },
           rules,
         ),
       ).status,
     ).toBe(422);
-    const wrongType = errorOf(() =>
+    const wrongType = thrownAppError(() =>
       parseWriteDocument(
         {
           data: {
@@ -102,7 +95,7 @@ describe('parseWriteDocument', () => {
 
   it('answers 409 when a PATCH id differs from the path', () => {
     const update = { type: 'customers', attributes: Attributes, update: true };
-    const error = errorOf(() =>
+    const error = thrownAppError(() =>
       parseWriteDocument(
         { data: { type: 'customers', id: '2', attributes: { name: 'A' } } },
         update,
