@@ -50,7 +50,7 @@ export async function createApiApp(
     (request, body, done) => {
       const text = body.toString();
       if (text === '') done(null, undefined);
-      else jsonParser(request, text, done);
+      else void jsonParser(request, text, done);
     },
   );
 
