@@ -204,7 +204,7 @@ describeWithServer('webhook delivery survives a killed worker', () => {
         const body = JSON.parse(r.body) as {
           meta: { custom_data: { n: number } };
         };
-        return `${r.headers['webhook-id']}:${body.meta.custom_data.n}`;
+        return `${String(r.headers['webhook-id'])}:${body.meta.custom_data.n}`;
       }),
     );
     expect(numbers.size).toBe(expected);

@@ -782,6 +782,45 @@ describe('webhooks', () => {
     });
   });
 
+  it('deletes events and their delivery log after the retention period, never pending ones', async () => {
+    const db = t.app.get(DataSource);
+    const old = async (status: string) => {
+      const [event]: { id: string }[] = await db.query(
+        `INSERT INTO webhook_events (name, store_id, test_mode, data, created_at, relayed_at)
+         VALUES ('order_created', $1, true, '{}', now() - interval '31 days', now() - interval '31 days')
+         RETURNING id::text AS id`,
+        [merchant.stores[1].id],
+      );
+      const [webhook]: { id: number }[] = await db.query(
+        `SELECT id FROM webhooks ORDER BY id LIMIT 1`,
+      );
+      await db.query(
+        `INSERT INTO webhook_deliveries (event_id, webhook_id, status, next_attempt_at)
+         VALUES ($1, $2, $3, now() + interval '1 day')`,
+        [event.id, webhook.id, status],
+      );
+      return event.id;
+    };
+    const done = await old('succeeded');
+    const pending = await old('pending');
+    const recent: { id: string }[] = await db.query(
+      `SELECT id::text AS id FROM webhook_events WHERE created_at > now() - interval '1 day'`,
+    );
+    await worker.context.get(WebhookRelayService).sweep();
+    const left: { id: string }[] = await db.query(
+      `SELECT id::text AS id FROM webhook_events`,
+    );
+    const ids = left.map((row) => row.id);
+    expect(ids).not.toContain(done);
+    expect(ids).toContain(pending);
+    for (const row of recent) expect(ids).toContain(row.id);
+    const orphans: unknown[] = await db.query(
+      `SELECT 1 FROM webhook_deliveries WHERE event_id = $1`,
+      [done],
+    );
+    expect(orphans).toEqual([]);
+  });
+
   it('never shows a secret in a response or a log line', () => {
     expect(secrets.length).toBeGreaterThan(5);
     expect(logs.lines.length).toBeGreaterThan(0);
