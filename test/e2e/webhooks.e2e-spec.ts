@@ -11,10 +11,13 @@ import {
   listWebhooks,
   updateWebhook,
 } from '@lemonsqueezy/lemonsqueezy.js';
+import { AppError } from '../../src/common/app-error';
 import { Transactions } from '../../src/database/transactions';
 import { StoreSerializer } from '../../src/modules/store/store.serializer';
 import { StoreService } from '../../src/modules/store/store.service';
 import { Outbox } from '../../src/modules/webhooks/outbox';
+import { WebhookRepository } from '../../src/modules/webhooks/webhook.repository';
+import { WebhookService } from '../../src/modules/webhooks/webhook.service';
 import { WebhookRelayService } from '../../src/modules/webhooks/webhook-relay.service';
 import { WebhookEventName } from '../../src/modules/webhooks/webhook-events';
 import { createMerchant, Merchant } from '../support/factories';
@@ -267,6 +270,57 @@ describe('webhooks', () => {
       await send('post', '/v1/webhooks', merchant.testKey, {
         data: { type: 'stores', attributes: {} },
       }).expect(400);
+    });
+
+    it('refuses private and local targets when saving unless WEBHOOK_ALLOW_PRIVATE', async () => {
+      // This app allows them (the receiver is on loopback); the same service
+      // with the production default refuses them.
+      const strict = new WebhookService(
+        t.app.get(WebhookRepository),
+        t.app.get(StoreService),
+        {
+          ...t.config,
+          webhooks: { ...t.config.webhooks, allowPrivate: false },
+        },
+      );
+      const principal = {
+        userId: merchant.userId,
+        apiKeyId: 0,
+        testMode: true,
+      };
+      for (const url of [
+        'http://127.0.0.1:8080/',
+        'http://[::1]/',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://10.0.0.5/hook',
+        'http://localhost/hook',
+        'http://0x7f000001/',
+      ]) {
+        const error = await strict
+          .create(principal, String(merchant.stores[0].id), {
+            url,
+            events: ['order_created'],
+            secret: 'strict-secret',
+          })
+          .then(
+            () => null,
+            (e: unknown) => e as AppError,
+          );
+        expect({ url, status: error?.status }).toEqual({ url, status: 422 });
+        expect(error!.errors[0].source).toEqual({
+          pointer: '/data/attributes/url',
+        });
+      }
+      const allowed = await strict.create(
+        principal,
+        String(merchant.stores[0].id),
+        {
+          url: 'https://hooks.example.com/in',
+          events: ['order_created'],
+          secret: 'strict-secret',
+        },
+      );
+      await strict.delete(principal, allowed.id);
     });
 
     it('lists by created_at ascending, filters by store, and hides other modes and users', async () => {
