@@ -1,8 +1,10 @@
 import { AccountsAndStores1763700000000 } from './1763700000000-accounts-and-stores';
+import { Customers1763810000000 } from './1763810000000-customers';
 import { Webhooks1763900000000 } from './1763900000000-webhooks';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
   AccountsAndStores1763700000000,
+  Customers1763810000000,
   Webhooks1763900000000,
 ];
