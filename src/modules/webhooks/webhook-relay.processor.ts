@@ -1,4 +1,4 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import {
   Inject,
   Logger,
@@ -49,6 +49,12 @@ export class WebhookRelayProcessor
     void schedule();
     this.timer = setInterval(() => void schedule(), Math.max(10 * every, 1000));
     this.timer.unref();
+  }
+
+  /** Queue connection errors (Redis away): logged, not printed by BullMQ to the console. */
+  @OnWorkerEvent('error')
+  onWorkerError(error: Error) {
+    this.logger.warn({ err: error }, 'Webhook relay worker error');
   }
 
   onModuleDestroy() {
