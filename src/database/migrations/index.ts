@@ -1,4 +1,8 @@
 import { AccountsAndStores1763700000000 } from './1763700000000-accounts-and-stores';
+import { IdempotencyKeys1763750000000 } from './1763750000000-idempotency-keys';
 
 /** Every migration, oldest first. A new migration is one more line here. */
-export const migrations = [AccountsAndStores1763700000000];
+export const migrations = [
+  AccountsAndStores1763700000000,
+  IdempotencyKeys1763750000000,
+];
