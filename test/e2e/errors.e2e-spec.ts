@@ -225,7 +225,9 @@ describe('error contract', () => {
     for (const [name, value] of Object.entries(c.requestHeaders ?? {}))
       call = call.set(name, value);
     if (c.body !== undefined)
-      call = call.set('Content-Type', c.contentType ?? 'application/json').send(c.body);
+      call = call
+        .set('Content-Type', c.contentType ?? 'application/json')
+        .send(c.body);
     const response = await call;
     expect(response.status).toBe(c.status);
     expect(response.headers['content-type']).toMatch(

@@ -67,21 +67,29 @@ describe('Idempotency-Key on authenticated POSTs', () => {
     await echo('key-mismatch', { message: 'one' }).expect(201);
     const body = await echo('key-mismatch', { message: 'two' }).expect(422);
     expect(body.body.errors[0].source).toEqual({ header: 'Idempotency-Key' });
-    await echo('key-mismatch', { message: 'one' }, {
-      path: '/v1/test-echoes?delay=0',
-    }).expect(422);
+    await echo(
+      'key-mismatch',
+      { message: 'one' },
+      {
+        path: '/v1/test-echoes?delay=0',
+      },
+    ).expect(422);
   });
 
   it('executes exactly one of several parallel identical requests; the rest get 409', async () => {
     const before = executions.echoes;
     const responses = await Promise.all(
       Array.from({ length: 8 }, () =>
-        echo('key-parallel', { message: 'race' }, {
-          path: '/v1/test-echoes?delay=400',
-        }),
+        echo(
+          'key-parallel',
+          { message: 'race' },
+          {
+            path: '/v1/test-echoes?delay=400',
+          },
+        ),
       ),
     );
-    const statuses = responses.map((r) => r.status).sort();
+    const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
     const conflict = responses.find((r) => r.status === 409)!;
@@ -91,20 +99,26 @@ describe('Idempotency-Key on authenticated POSTs', () => {
       source: { header: 'Idempotency-Key' },
     });
     expect(executions.echoes).toBe(before + 1);
-    const replay = await echo('key-parallel', { message: 'race' }, {
-      path: '/v1/test-echoes?delay=400',
-    }).expect(201);
+    const replay = await echo(
+      'key-parallel',
+      { message: 'race' },
+      {
+        path: '/v1/test-echoes?delay=400',
+      },
+    ).expect(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(executions.echoes).toBe(before + 1);
   });
 
   it('stores a 4xx result and replays it', async () => {
-    const first = await echo('key-4xx', { message: 'x', fail: 'client' }).expect(
-      422,
-    );
-    const again = await echo('key-4xx', { message: 'x', fail: 'client' }).expect(
-      422,
-    );
+    const first = await echo('key-4xx', {
+      message: 'x',
+      fail: 'client',
+    }).expect(422);
+    const again = await echo('key-4xx', {
+      message: 'x',
+      fail: 'client',
+    }).expect(422);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
   });
@@ -112,9 +126,10 @@ describe('Idempotency-Key on authenticated POSTs', () => {
   it('does not store a 5xx: the key is free for a retry', async () => {
     const before = executions.echoes;
     await echo('key-5xx', { message: 'x', fail: 'server' }).expect(500);
-    const retry = await echo('key-5xx', { message: 'x', fail: 'server' }).expect(
-      500,
-    );
+    const retry = await echo('key-5xx', {
+      message: 'x',
+      fail: 'server',
+    }).expect(500);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(executions.echoes).toBe(before + 2);
   });
@@ -122,13 +137,21 @@ describe('Idempotency-Key on authenticated POSTs', () => {
   it('scopes keys by user and mode', async () => {
     const before = executions.echoes;
     await echo('key-scope', { message: 'x' }).expect(201);
-    const live = await echo('key-scope', { message: 'x' }, {
-      apiKey: merchant.liveKey,
-    }).expect(201);
+    const live = await echo(
+      'key-scope',
+      { message: 'x' },
+      {
+        apiKey: merchant.liveKey,
+      },
+    ).expect(201);
     expect(live.headers['idempotent-replayed']).toBeUndefined();
-    const foreign = await echo('key-scope', { message: 'y' }, {
-      apiKey: other.testKey,
-    }).expect(201);
+    const foreign = await echo(
+      'key-scope',
+      { message: 'y' },
+      {
+        apiKey: other.testKey,
+      },
+    ).expect(201);
     expect(foreign.headers['idempotent-replayed']).toBeUndefined();
     expect(executions.echoes).toBe(before + 3);
   });

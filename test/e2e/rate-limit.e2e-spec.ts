@@ -23,7 +23,9 @@ describe('rate limits', () => {
   afterAll(() => t.close());
 
   const me = (key = merchant.testKey) =>
-    request(t.baseUrl).get('/v1/users/me').set('Authorization', `Bearer ${key}`);
+    request(t.baseUrl)
+      .get('/v1/users/me')
+      .set('Authorization', `Bearer ${key}`);
 
   it('counts per API key, with headers on success and 429 + Retry-After past the limit', async () => {
     for (let i = 1; i <= 5; i++) {

@@ -53,14 +53,17 @@ describe('HTTPS only and CORS', () => {
   });
 
   describe('CORS', () => {
-    const https = (call: request.Test) => call.set('X-Forwarded-Proto', 'https');
+    const https = (call: request.Test) =>
+      call.set('X-Forwarded-Proto', 'https');
 
     it('allows any origin without credentials and exposes the rate-limit headers', async () => {
       const response = await https(me())
         .set('Origin', 'https://app.example.com')
         .expect(200);
       expect(response.headers['access-control-allow-origin']).toBe('*');
-      expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(
+        response.headers['access-control-allow-credentials'],
+      ).toBeUndefined();
       expect(response.headers['access-control-expose-headers']).toMatch(
         /X-Ratelimit-Remaining/,
       );

@@ -33,8 +33,7 @@ export class Executions {
   echoes = 0;
 }
 
-const sleep = (ms: number) =>
-  new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Test-only routes, mounted only by tests through `startTestApp(env, {
@@ -80,7 +79,11 @@ export class TestRoutesController {
   @RateLimit('client-ip')
   @HttpCode(200)
   validate(@Body() body: { license_key?: string }) {
-    return { valid: false, error: 'test route', license_key: body?.license_key ?? null };
+    return {
+      valid: false,
+      error: 'test route',
+      license_key: body?.license_key ?? null,
+    };
   }
 }
 

@@ -33,15 +33,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context
       .switchToHttp()
-      .getRequest<
-        FastifyRequest & AuthenticatedRequest & IdempotentRequest
-      >();
+      .getRequest<FastifyRequest & AuthenticatedRequest & IdempotentRequest>();
     if (request.method !== 'POST' || !request.principal) return next.handle();
     const key = this.idempotency.parseKey(request.headers[IDEMPOTENCY_HEADER]);
     if (key === null) return next.handle();
-    return from(
-      this.idempotency.begin(request.principal, key, request),
-    ).pipe(
+    return from(this.idempotency.begin(request.principal, key, request)).pipe(
       switchMap((outcome) => {
         request.idempotency = outcome;
         // The stored response replaces this empty one in `onSend`.

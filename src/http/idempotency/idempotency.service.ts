@@ -60,7 +60,8 @@ function canonicalJson(value: unknown): string {
 /** Method, path (trailing slash ignored, query kept) and body. */
 export function requestFingerprint(request: KeyedRequest): string {
   const [path, query] = request.url.split(/\?(.*)/s, 2);
-  const normalized = (path.replace(/\/+$/, '') || '/') + (query ? `?${query}` : '');
+  const normalized =
+    (path.replace(/\/+$/, '') || '/') + (query ? `?${query}` : '');
   return createHash('sha256')
     .update(`${request.method}\n${normalized}\n${canonicalJson(request.body)}`)
     .digest('hex');
