@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { Client } from 'pg';
 import { createMerchant, Merchant } from '../support/factories';
+import { IdempotencyService } from '../../src/http/idempotency/idempotency.service';
 import { startTestApp, TestApp } from '../support/test-app';
 import { Executions, TestRoutesModule } from '../support/test-routes.module';
 
@@ -171,6 +172,27 @@ describe('Idempotency-Key on authenticated POSTs', () => {
       201,
     );
     expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('purges expired records and keeps live ones (the worker runs this hourly)', async () => {
+    await echo('key-purge-old', { message: 'x' }).expect(201);
+    await echo('key-purge-new', { message: 'x' }).expect(201);
+    const client = new Client({ connectionString: t.database.url });
+    await client.connect();
+    try {
+      await client.query(
+        `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'key-purge-old'`,
+      );
+      expect(
+        await t.app.get(IdempotencyService).purgeExpired(),
+      ).toBeGreaterThanOrEqual(1);
+      const { rows } = await client.query<{ key: string }>(
+        `SELECT key FROM idempotency_keys WHERE key LIKE 'key-purge-%'`,
+      );
+      expect(rows.map((row) => row.key)).toEqual(['key-purge-new']);
+    } finally {
+      await client.end();
+    }
   });
 
   it.each([

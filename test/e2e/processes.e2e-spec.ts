@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import {
@@ -12,6 +13,10 @@ import {
   waitForReady,
   ZestProcess,
 } from '../support/processes';
+import {
+  IDEMPOTENCY_PURGE_QUEUE,
+  IDEMPOTENCY_PURGE_SCHEDULER,
+} from '../../src/http/idempotency/idempotency-purge.queue';
 import {
   createTestDatabase,
   freePort,
@@ -150,6 +155,21 @@ describeWithServices(
         'api_keys.last_used_at to be set by the worker',
       );
       expect(Math.abs(usedAt.getTime() - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('registers the hourly idempotency purge as a job scheduler in the worker', async () => {
+      // BullMQ leaves a connection it was given open; this one is closed here.
+      const connection = redis.duplicate();
+      const queue = new Queue(IDEMPOTENCY_PURGE_QUEUE, { prefix, connection });
+      try {
+        const scheduler = await queue.getJobScheduler(
+          IDEMPOTENCY_PURGE_SCHEDULER,
+        );
+        expect(scheduler?.every).toBe(60 * 60 * 1000);
+      } finally {
+        await queue.close();
+        connection.disconnect();
+      }
     });
 
     it('holds 300 requests a minute per key across two API processes sharing Redis', async () => {
