@@ -78,7 +78,7 @@ export async function createApiApp(
   );
   app.useLogger(app.get(Logger));
   idempotency = app.get(IdempotencyService);
-  app.enableCors(corsDelegate(config) as never);
+  app.enableCors({ delegator: corsDelegate(config) });
   await app.init();
   return app;
 }

@@ -1,3 +1,4 @@
+import type { FastifyCorsOptionsDelegateCallback } from '@fastify/cors';
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { AppConfig } from '../../config/app-config';
@@ -40,12 +41,11 @@ export function isProxyRequest(
  * files) is accepted only on the proxy address; the main address refuses it
  * (see `installTransportPolicy`).
  */
-export function corsDelegate(config: AppConfig) {
+export function corsDelegate(
+  config: AppConfig,
+): FastifyCorsOptionsDelegateCallback {
   const proxy = proxyHost(config);
-  return (
-    request: FastifyRequest,
-    callback: (error: Error | null, options: object) => void,
-  ) => {
+  return (request, callback) => {
     const nullOrigin = request.headers.origin === 'null';
     callback(null, {
       origin: nullOrigin && !isProxyRequest(request, proxy) ? false : '*',
