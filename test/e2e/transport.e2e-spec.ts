@@ -108,4 +108,23 @@ describe('HTTPS only and CORS', () => {
         .expect(204);
     });
   });
+
+  describe('with X-Forwarded-Proto from an address that is not a trusted proxy', () => {
+    let untrusted: TestApp;
+    beforeAll(async () => {
+      untrusted = await startTestApp({
+        REQUIRE_HTTPS: 'true',
+        TRUST_PROXY: '10.0.0.0/8',
+      });
+    });
+    afterAll(() => untrusted.close());
+
+    it('still refuses the request', async () => {
+      await request(untrusted.baseUrl)
+        .get('/v1/users/me')
+        .set('Authorization', `Bearer ${merchant.testKey}`)
+        .set('X-Forwarded-Proto', 'https')
+        .expect(400);
+    });
+  });
 });
