@@ -220,4 +220,39 @@ describe('Idempotency-Key on authenticated POSTs', () => {
     await echo(null, { message: 'x' }).expect(201);
     expect(executions.echoes).toBe(before + 2);
   });
+
+  it('applies to a real POST route too: parallel creates of one customer write one row', async () => {
+    const body = JSON.stringify({
+      data: {
+        type: 'customers',
+        attributes: { name: 'Once', email: 'once@example.com' },
+        relationships: {
+          store: {
+            data: { type: 'stores', id: String(merchant.stores[0].id) },
+          },
+        },
+      },
+    });
+    const create = () =>
+      request(t.baseUrl)
+        .post('/v1/customers')
+        .set('Authorization', `Bearer ${merchant.testKey}`)
+        .set('Content-Type', 'application/vnd.api+json')
+        .set('Idempotency-Key', 'customer-once')
+        .send(body);
+    const responses = await Promise.all([create(), create(), create()]);
+    const created = responses.filter((r) => r.status === 201);
+    expect(created).toHaveLength(1);
+    expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(
+      true,
+    );
+    const replay = await create().expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.data.id).toBe(created[0].body.data.id);
+    const list = await request(t.baseUrl)
+      .get('/v1/customers?filter[email]=once@example.com')
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+    expect(list.body.data).toHaveLength(1);
+  });
 });
