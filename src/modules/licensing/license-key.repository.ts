@@ -208,13 +208,13 @@ export class LicenseKeyRepository {
   }
 
   findInstanceOfKey(
-    manager: EntityManager,
     licenseKeyId: number,
     identifier: string,
+    manager?: EntityManager,
   ): Promise<LicenseKeyInstance | null> {
-    return manager
-      .getRepository(LicenseKeyInstance)
-      .findOneBy({ licenseKeyId, identifier });
+    const repository =
+      manager?.getRepository(LicenseKeyInstance) ?? this.instances;
+    return repository.findOneBy({ licenseKeyId, identifier });
   }
 
   findInstancesPage(

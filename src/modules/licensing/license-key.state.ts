@@ -25,7 +25,10 @@ export interface StatusInputs {
  * expires at the instant `expires_at`), then whether anything is activated.
  * `statusCondition` is the same rule in SQL; keep the two in step.
  */
-export function licenseKeyStatus(key: StatusInputs, now: Date): LicenseKeyStatus {
+export function licenseKeyStatus(
+  key: StatusInputs,
+  now: Date,
+): LicenseKeyStatus {
   if (key.disabled) return 'disabled';
   if (key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime())
     return 'expired';
@@ -33,7 +36,10 @@ export function licenseKeyStatus(key: StatusInputs, now: Date): LicenseKeyStatus
 }
 
 /** SQL condition for `status = <status>` on alias `alias`, with `:now` bound by the caller. */
-export function statusCondition(alias: string, status: LicenseKeyStatus): string {
+export function statusCondition(
+  alias: string,
+  status: LicenseKeyStatus,
+): string {
   const live = `NOT ${alias}.disabled AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > :now)`;
   switch (status) {
     case 'disabled':
