@@ -10,9 +10,9 @@ export class Licensing1763950000000 implements MigrationInterface {
       CREATE TABLE license_keys (
         id serial PRIMARY KEY,
         store_id integer NOT NULL REFERENCES stores (id) ON DELETE CASCADE,
-        customer_id integer NOT NULL,
-        order_id integer NOT NULL,
-        order_item_id integer NOT NULL,
+        customer_id integer NOT NULL REFERENCES customers (id),
+        order_id integer NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        order_item_id integer NOT NULL REFERENCES order_items (id) ON DELETE CASCADE,
         product_id integer NOT NULL REFERENCES products (id),
         variant_id integer NOT NULL REFERENCES variants (id),
         product_name text NOT NULL,

@@ -4,10 +4,12 @@ import {
   Catch,
   ExceptionFilter,
   HttpException,
+  Injectable,
   Logger,
 } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { PlainErrorHandler } from '../../http/json-api/plain-error-routes';
 import { LicenseApiError } from './license-api.errors';
 import { LicenseOperation, OUTCOME_FLAG } from './license-api.service';
 
@@ -40,6 +42,10 @@ export function renderLicenseApiError(
     exception instanceof HttpException
       ? exception.getStatus()
       : (exception as { statusCode?: unknown } | null)?.statusCode;
+  // Only the three POST paths are ours, so "no route" means a wrong method.
+  if (status === 404) {
+    return failed(405, 'Use POST for this endpoint.', { allow: 'POST' });
+  }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const error =
       status === 429
@@ -62,8 +68,15 @@ export function renderLicenseApiError(
  * error document.
  */
 @Catch()
-export class LicenseApiExceptionFilter implements ExceptionFilter {
+@Injectable()
+export class LicenseApiExceptionFilter
+  implements ExceptionFilter, PlainErrorHandler
+{
   private readonly logger = new Logger('LicenseApi');
+
+  matches(url: string): boolean {
+    return licenseOperationOf(url) !== null;
+  }
 
   catch(exception: unknown, host: ArgumentsHost) {
     const http = host.switchToHttp();

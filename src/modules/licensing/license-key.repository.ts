@@ -191,20 +191,19 @@ export class LicenseKeyRepository {
     await this.changeInstanceCount(manager, key, -1);
   }
 
+  /** The caller holds the key's row lock, so the in-memory count stays exact. */
   private async changeInstanceCount(
     manager: EntityManager,
     key: LicenseKey,
-    by: number,
+    by: 1 | -1,
   ) {
-    const [row] = await manager.query<
-      { instances_count: number; updated_at: Date }[]
-    >(
-      `UPDATE license_keys SET instances_count = instances_count + $2, updated_at = now()
-       WHERE id = $1 RETURNING instances_count, updated_at`,
-      [key.id, by],
+    const now = new Date();
+    await manager.query(
+      `UPDATE license_keys SET instances_count = instances_count + $2, updated_at = $3 WHERE id = $1`,
+      [key.id, by, now],
     );
-    key.instancesCount = row.instances_count;
-    key.updatedAt = row.updated_at;
+    key.instancesCount += by;
+    key.updatedAt = now;
   }
 
   findInstanceOfKey(

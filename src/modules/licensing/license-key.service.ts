@@ -8,8 +8,10 @@ import { Transactions } from '../../database/transactions';
 import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
+import { Outbox } from '../webhooks/outbox';
 import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKey } from './license-key.entity';
+import { licenseKeyRenderer } from './license-key.renderer';
 import { LicenseKeyRepository, Scope } from './license-key.repository';
 import {
   licenseExpiry,
@@ -51,6 +53,8 @@ export interface IssueLicenseKeys {
    */
   subscription: boolean;
   now: Date;
+  /** The checkout's `checkout_data.custom`, repeated on `license_key_created`. */
+  customData?: Record<string, unknown> | null;
 }
 
 export interface LicenseKeyChanges {
@@ -71,6 +75,7 @@ export class LicenseKeyService {
     private readonly repository: LicenseKeyRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   view(key: LicenseKey, now: Date = this.clock.now()): LicenseKeyView {
@@ -120,8 +125,20 @@ export class LicenseKeyService {
         updatedAt: input.now,
       });
     }
-    const keys = await this.repository.insertKeys(manager, rows);
-    return keys.map((key) => this.view(key, input.now));
+    const keys = (await this.repository.insertKeys(manager, rows)).map((key) =>
+      this.view(key, input.now),
+    );
+    for (const key of keys) {
+      await this.outbox.record(manager, {
+        name: 'license_key_created',
+        storeId: key.storeId,
+        testMode: key.testMode,
+        resource: licenseKeyRenderer,
+        record: key,
+        customData: input.customData,
+      });
+    }
+    return keys;
   }
 
   /**
@@ -139,7 +156,9 @@ export class LicenseKeyService {
       if ((key.expiresAt?.getTime() ?? null) === (endsAt?.getTime() ?? null))
         continue;
       key.expiresAt = endsAt;
-      changed.push(this.view(await this.repository.saveKey(manager, key)));
+      const view = this.view(await this.repository.saveKey(manager, key));
+      await this.recordUpdated(manager, view);
+      changed.push(view);
     }
     return changed;
   }
@@ -220,7 +239,19 @@ export class LicenseKeyService {
       if (expiresAt !== undefined) key.expiresAt = expiresAt;
       if (changes.disabled !== undefined) key.disabled = changes.disabled;
       key.updatedAt = this.clock.now();
-      return this.view(await this.repository.saveKey(manager, key));
+      const view = this.view(await this.repository.saveKey(manager, key));
+      await this.recordUpdated(manager, view);
+      return view;
+    });
+  }
+
+  private recordUpdated(manager: EntityManager, key: LicenseKeyView) {
+    return this.outbox.record(manager, {
+      name: 'license_key_updated',
+      storeId: key.storeId,
+      testMode: key.testMode,
+      resource: licenseKeyRenderer,
+      record: key,
     });
   }
 

@@ -1,6 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlainErrorRoutes } from '../../http/json-api/plain-error-routes';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { LicenseApiController } from './license-api.controller';
+import { LicenseApiExceptionFilter } from './license-api.exception-filter';
 import { LicenseApiService } from './license-api.service';
 import { LicenseKeyInstanceController } from './license-key-instance.controller';
 import { LicenseKeyInstance } from './license-key-instance.entity';
@@ -13,7 +16,10 @@ import { LicenseKeyService } from './license-key.service';
 
 /** License keys, their instances, and the public License API. */
 @Module({
-  imports: [TypeOrmModule.forFeature([LicenseKey, LicenseKeyInstance])],
+  imports: [
+    TypeOrmModule.forFeature([LicenseKey, LicenseKeyInstance]),
+    WebhooksModule,
+  ],
   controllers: [
     LicenseKeyController,
     LicenseKeyInstanceController,
@@ -23,9 +29,20 @@ import { LicenseKeyService } from './license-key.service';
     LicenseKeyRepository,
     LicenseKeyService,
     LicenseApiService,
+    LicenseApiExceptionFilter,
     LicenseKeySerializer,
     LicenseKeyInstanceSerializer,
   ],
   exports: [LicenseKeyService],
 })
-export class LicensingModule {}
+export class LicensingModule implements OnModuleInit {
+  constructor(
+    private readonly plainErrors: PlainErrorRoutes,
+    private readonly licenseApiErrors: LicenseApiExceptionFilter,
+  ) {}
+
+  onModuleInit() {
+    // Errors raised before routing (unparsable bodies, 405) still answer plain JSON.
+    this.plainErrors.register(this.licenseApiErrors);
+  }
+}
