@@ -1,10 +1,17 @@
 import { Module } from '@nestjs/common';
 import { AccountModule } from '../modules/account/account.module';
 import { ApiKeyUsageProcessor } from '../modules/account/api-key-usage.processor';
+import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
+import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
+import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
-  imports: [AccountModule],
-  providers: [ApiKeyUsageProcessor],
+  imports: [AccountModule, WebhooksModule],
+  providers: [
+    ApiKeyUsageProcessor,
+    WebhookRelayProcessor,
+    WebhookDeliveryProcessor,
+  ],
 })
 export class ProcessorsModule {}
