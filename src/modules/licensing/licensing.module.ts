@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlainErrorRoutes } from '../../http/json-api/plain-error-routes';
+import { CheckoutModule } from '../checkout/checkout.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { LicenseApiController } from './license-api.controller';
 import { LicenseApiExceptionFilter } from './license-api.exception-filter';
@@ -9,6 +10,7 @@ import { LicenseKeyInstanceController } from './license-key-instance.controller'
 import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKeyInstanceSerializer } from './license-key-instance.serializer';
 import { LicenseKeyController } from './license-key.controller';
+import { LicenseKeyPurchase } from './license-key.purchase';
 import { LicenseKey } from './license-key.entity';
 import { LicenseKeyRepository } from './license-key.repository';
 import { LicenseKeySerializer } from './license-key.serializer';
@@ -19,6 +21,7 @@ import { LicenseKeyService } from './license-key.service';
   imports: [
     TypeOrmModule.forFeature([LicenseKey, LicenseKeyInstance]),
     WebhooksModule,
+    CheckoutModule,
   ],
   controllers: [
     LicenseKeyController,
@@ -28,6 +31,7 @@ import { LicenseKeyService } from './license-key.service';
   providers: [
     LicenseKeyRepository,
     LicenseKeyService,
+    LicenseKeyPurchase,
     LicenseApiService,
     LicenseApiExceptionFilter,
     LicenseKeySerializer,
