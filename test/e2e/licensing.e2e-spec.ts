@@ -8,6 +8,7 @@ import {
 } from '@lemonsqueezy/lemonsqueezy.js';
 import { DataSource } from 'typeorm';
 import { Transactions } from '../../src/database/transactions';
+import { CustomerActivity } from '../../src/modules/customer/customer-activity';
 import {
   LicenseKeyService,
   LicenseKeyView,
@@ -399,6 +400,31 @@ describe('license keys and instances (JSON:API)', () => {
       live[0].id,
     ]);
     await get(`/v1/license-keys/${live[0].id}`).expect(404);
+  });
+
+  it('lists the customer’s keys on their portal page', async () => {
+    const [key] = keys;
+    const lists = await t.app
+      .get(CustomerActivity)
+      .portal(
+        { id: key.customerId, storeId: key.storeId, testMode: true },
+        new Date(),
+      );
+    expect(lists.licenseKeys.map((k) => k.key)).toEqual(
+      keys.slice(0, 3).map((k) => k.key),
+    );
+    expect(lists.licenseKeys[0]).toMatchObject({
+      productName: 'Desktop App',
+      activationLimit: 5,
+      expiresAt: null,
+    });
+    const elsewhere = await t.app
+      .get(CustomerActivity)
+      .portal(
+        { id: key.customerId, storeId: key.storeId, testMode: false },
+        new Date(),
+      );
+    expect(elsewhere.licenseKeys).toEqual([]);
   });
 
   it('lets a subscription move the expiry of its keys (followSubscription)', async () => {

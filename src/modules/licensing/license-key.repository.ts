@@ -106,6 +106,22 @@ export class LicenseKeyRepository {
       .getMany();
   }
 
+  /** A customer's keys (the customer belongs to one store and mode), oldest first. */
+  findKeysOfCustomer(customer: {
+    id: number;
+    storeId: number;
+    testMode: boolean;
+  }): Promise<LicenseKey[]> {
+    return this.keys.find({
+      where: {
+        customerId: customer.id,
+        storeId: customer.storeId,
+        testMode: customer.testMode,
+      },
+      order: { id: 'ASC' },
+    });
+  }
+
   /** The key with this value, in any store and mode (the License API has no caller identity). */
   findByKey(key: string): Promise<LicenseKey | null> {
     return this.keys.findOneBy({ key });

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlainErrorRoutes } from '../../http/json-api/plain-error-routes';
 import { CheckoutModule } from '../checkout/checkout.module';
+import { CustomerModule } from '../customer/customer.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { LicenseApiController } from './license-api.controller';
 import { LicenseApiExceptionFilter } from './license-api.exception-filter';
@@ -10,6 +11,7 @@ import { LicenseKeyInstanceController } from './license-key-instance.controller'
 import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKeyInstanceSerializer } from './license-key-instance.serializer';
 import { LicenseKeyController } from './license-key.controller';
+import { LicenseKeyCustomerActivity } from './license-key.customer-activity';
 import { LicenseKeyPurchase } from './license-key.purchase';
 import { LicenseKey } from './license-key.entity';
 import { LicenseKeyRepository } from './license-key.repository';
@@ -22,6 +24,7 @@ import { LicenseKeyService } from './license-key.service';
     TypeOrmModule.forFeature([LicenseKey, LicenseKeyInstance]),
     WebhooksModule,
     CheckoutModule,
+    CustomerModule,
   ],
   controllers: [
     LicenseKeyController,
@@ -32,6 +35,7 @@ import { LicenseKeyService } from './license-key.service';
     LicenseKeyRepository,
     LicenseKeyService,
     LicenseKeyPurchase,
+    LicenseKeyCustomerActivity,
     LicenseApiService,
     LicenseApiExceptionFilter,
     LicenseKeySerializer,
