@@ -9,7 +9,6 @@ import {
   createVariant,
   defaultVariantId,
   Merchant,
-  postResource,
 } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
