@@ -20,7 +20,8 @@ describe('License API', () => {
   let restoreFetch: () => void;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The parallel-activation tests send far more than 60 requests a minute from one IP.
+    t = await startTestApp({ LICENSE_RATE_LIMIT_PER_MINUTE: '100000' });
     merchant = await createMerchant(t.app, ['License Store']);
     // The JS SDK sends no Authorization header on License API calls.
     restoreFetch = useSdkAgainst(t.baseUrl, merchant.testKey);

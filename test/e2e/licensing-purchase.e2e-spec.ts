@@ -7,7 +7,9 @@ import {
 import { DataSource } from 'typeorm';
 import {
   createMerchant,
-  createPricedProduct,
+  createPrice,
+  createProduct,
+  createVariant,
   Merchant,
 } from '../support/factories';
 import { useSdkAgainst } from '../support/sdk';
@@ -34,38 +36,35 @@ describe('license keys issued by purchases', () => {
     await t.close();
   });
 
-  const api = (method: 'get' | 'patch', path: string) =>
+  const api = (method: 'get', path: string) =>
     request(t.baseUrl)
       [method](path)
       .set('Authorization', `Bearer ${merchant.testKey}`)
-      .set('Accept', 'application/vnd.api+json')
-      .set('Content-Type', 'application/vnd.api+json');
+      .set('Accept', 'application/vnd.api+json');
 
-  /** A published product whose default variant has the given license settings; its buy_now_url. */
+  /** A published product with a priced variant of the given license settings; its buy_now_url. */
   async function licensedProduct(variant: Record<string, unknown>) {
-    const { product, variantId } = await createPricedProduct(
-      t.baseUrl,
-      merchant.testKey,
-      merchant.stores[0].id,
-    );
-    await api('patch', `/v1/variants/${variantId}`)
-      .send(
-        JSON.stringify({
-          data: { type: 'variants', id: variantId, attributes: variant },
-        }),
-      )
-      .expect(200);
+    const key = merchant.testKey;
+    const product = await createProduct(t.baseUrl, key, merchant.stores[0].id);
+    const created = await createVariant(t.baseUrl, key, product.id, {
+      status: 'published',
+      ...variant,
+    });
+    await createPrice(t.baseUrl, key, created.id);
     const read = await api('get', `/v1/products/${product.id}`).expect(200);
     return {
       productId: Number(product.id),
-      variantId: Number(variantId),
+      variantId: Number(created.id),
       buyNowUrl: String(read.body.data.attributes.buy_now_url),
     };
   }
 
-  const buy = (url: string, fields: Record<string, unknown>) =>
-    request(url.replace(/\/checkout\/.*$/, ''))
-      .post(new URL(url).pathname)
+  const buy = (
+    offer: { buyNowUrl: string; variantId: number },
+    fields: Record<string, unknown>,
+  ) =>
+    request(t.baseUrl)
+      .post(new URL(offer.buyNowUrl).pathname)
       .set('Content-Type', 'application/json')
       .set('Accept', 'application/vnd.api+json')
       .send(
@@ -74,6 +73,7 @@ describe('license keys issued by purchases', () => {
           name: 'Grace Hopper',
           billing_address: { country: 'US', zip: '10001' },
           card_number: '4242424242424242',
+          variant_id: String(offer.variantId),
           ...fields,
         }),
       );
@@ -95,7 +95,7 @@ describe('license keys issued by purchases', () => {
       license_length_unit: 'years',
       is_license_length_unlimited: false,
     });
-    const purchased = await buy(offer.buyNowUrl, { quantity: 3 }).expect(201);
+    const purchased = await buy(offer, { quantity: 3 }).expect(201);
     const orderId = Number(purchased.body.data.id);
 
     const { statusCode, data } = await listLicenseKeys({
@@ -164,7 +164,7 @@ describe('license keys issued by purchases', () => {
       is_license_limit_unlimited: true,
       is_license_length_unlimited: true,
     });
-    const order = await buy(unlimited.buyNowUrl, {}).expect(201);
+    const order = await buy(unlimited, {}).expect(201);
     const keys = await api(
       'get',
       `/v1/license-keys?filter[order_id]=${order.body.data.id}`,
@@ -176,7 +176,7 @@ describe('license keys issued by purchases', () => {
     });
 
     const plain = await licensedProduct({ has_license_keys: false });
-    const plainOrder = await buy(plain.buyNowUrl, { quantity: 2 }).expect(201);
+    const plainOrder = await buy(plain, { quantity: 2 }).expect(201);
     const none = await api(
       'get',
       `/v1/license-keys?filter[order_id]=${plainOrder.body.data.id}`,
@@ -184,7 +184,7 @@ describe('license keys issued by purchases', () => {
     expect(none.body.data).toEqual([]);
 
     const before = (await events('license_key_created')).length;
-    const declined = await buy(unlimited.buyNowUrl, {
+    const declined = await buy(unlimited, {
       card_number: '4000000000000002',
     });
     expect(declined.status).toBeGreaterThanOrEqual(400);
