@@ -496,3 +496,42 @@ describe('License API', () => {
     expect(instances.body.meta.page.total).toBeLessThanOrEqual(3);
   });
 });
+
+describe('License API rate limit', () => {
+  let t: TestApp;
+  let merchant: Merchant;
+
+  beforeAll(async () => {
+    t = await startTestApp({ LICENSE_RATE_LIMIT_PER_MINUTE: '3' });
+    merchant = await createMerchant(t.app, ['Limited Store']);
+  });
+  afterAll(() => t.close());
+
+  it('limits each client IP per minute, answering 429 in plain JSON with Retry-After', async () => {
+    const [key] = await issueLicenseKeys(t.app, merchant.stores[0]);
+    const validate = () =>
+      request(t.baseUrl)
+        .post('/v1/licenses/validate')
+        .type('form')
+        .send({ license_key: key.key });
+    for (let i = 0; i < 3; i++) {
+      const ok = await validate().expect(200);
+      expect(ok.headers['x-ratelimit-limit']).toBe('3');
+      expect(ok.headers['x-ratelimit-remaining']).toBe(String(2 - i));
+    }
+    const limited = await validate().expect(429);
+    expect(limited.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body.valid).toBe(false);
+    expect(limited.body.error).toMatch(/Rate limit/);
+    expect(limited.body.errors).toBeUndefined();
+    // An API key does not lift the per-IP limit, and the main API is unaffected.
+    await validate()
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(429);
+    await request(t.baseUrl)
+      .get('/v1/license-keys')
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+  });
+});

@@ -1,16 +1,19 @@
 import { Body, Controller, HttpCode, Post, UseFilters } from '@nestjs/common';
 import { Public } from '../../http/auth/public.decorator';
 import { NotJsonApi } from '../../http/json-api/json-api-content-type.interceptor';
+import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { licenseField } from './license-api.dto';
 import { LicenseApiExceptionFilter } from './license-api.exception-filter';
 import { LicenseApiService } from './license-api.service';
 
 /**
  * /v1/licenses/*: used by end-user applications with the key alone. Bodies
- * come as form fields or JSON; an Authorization header is ignored.
+ * come as form fields or JSON; an Authorization header is ignored. Limited
+ * per client IP (LICENSE_RATE_LIMIT_PER_MINUTE, 60 by default).
  */
 @Controller('v1/licenses')
 @Public()
+@RateLimit('client-ip')
 @NotJsonApi()
 @UseFilters(LicenseApiExceptionFilter)
 export class LicenseApiController {
