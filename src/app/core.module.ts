@@ -10,12 +10,13 @@ import { Transactions } from '../database/transactions';
 import { HealthModule } from '../http/health/health.module';
 import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
+import { CatalogModule } from '../modules/catalog/catalog.module';
 import { StoreModule } from '../modules/store/store.module';
 import { QueueModule } from '../queue/queue.module';
 import { loggerParams } from './logging';
 
 /** The domain modules. A new domain is one more line here. */
-const DOMAIN_MODULES = [AccountModule, StoreModule];
+const DOMAIN_MODULES = [AccountModule, StoreModule, CatalogModule];
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */
 @Module({})

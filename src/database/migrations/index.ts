@@ -1,4 +1,8 @@
 import { AccountsAndStores1763700000000 } from './1763700000000-accounts-and-stores';
+import { Catalog1763800000000 } from './1763800000000-catalog';
 
 /** Every migration, oldest first. A new migration is one more line here. */
-export const migrations = [AccountsAndStores1763700000000];
+export const migrations = [
+  AccountsAndStores1763700000000,
+  Catalog1763800000000,
+];
