@@ -12,11 +12,17 @@ import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { StoreModule } from '../modules/store/store.module';
+import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { QueueModule } from '../queue/queue.module';
 import { loggerParams } from './logging';
 
 /** The domain modules. A new domain is one more line here. */
-const DOMAIN_MODULES = [AccountModule, StoreModule, CatalogModule];
+const DOMAIN_MODULES = [
+  AccountModule,
+  StoreModule,
+  CatalogModule,
+  WebhooksModule,
+];
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */
 @Module({})

@@ -1,8 +1,10 @@
 import { AccountsAndStores1763700000000 } from './1763700000000-accounts-and-stores';
 import { Catalog1763800000000 } from './1763800000000-catalog';
+import { Webhooks1763900000000 } from './1763900000000-webhooks';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
   AccountsAndStores1763700000000,
   Catalog1763800000000,
+  Webhooks1763900000000,
 ];
