@@ -50,6 +50,11 @@ export class Billing1763960000000 implements MigrationInterface {
         tax_name text,
         tax_rate numeric(7, 4) NOT NULL DEFAULT 0,
         tax_inclusive boolean NOT NULL DEFAULT false,
+        -- A repeating or forever discount of the purchase, applied to renewals
+        -- until discount_ends_at (null: forever).
+        discount_amount integer CHECK (discount_amount >= 0),
+        discount_amount_type text CHECK (discount_amount_type IN ('percent', 'fixed')),
+        discount_ends_at timestamptz,
         custom_data jsonb,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()

@@ -5,6 +5,7 @@ import { Transactions } from '../../database/transactions';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import {
   periodEndOf,
+  renewalDiscount,
   SubscriptionBilling,
 } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
@@ -143,6 +144,7 @@ export class RenewalService {
     const invoice = await this.billing.createInvoice(manager, s, {
       reason: 'renewal',
       subtotal: Math.max(0, due),
+      discountTotal: renewalDiscount(s, Math.max(0, due), start),
       periodStart: start,
       periodEnd: s.renewsAt,
       now,

@@ -7,9 +7,10 @@ import { Price } from '../catalog/price.entity';
 import { Outbox } from '../webhooks/outbox';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import { AppError } from '../../common/app-error';
+import { percentOf } from '../../common/money';
 import { periodEnd } from './billing-period';
 import { prorationMode } from './proration';
-import { BILLING_PAYMENTS, type BillingPayments } from './billing-payments';
+import { BillingPayments } from './billing-payments';
 import { InvoiceView, SubscriptionView } from './billing-views';
 import { invoiceAmounts } from './invoice-totals';
 import { amountFor, PriceTerms } from './pricing';
@@ -49,6 +50,19 @@ export const priceTerms = (price: Price): PriceTerms => ({
   packageSize: price.packageSize,
   tiers: price.tiers,
 });
+
+/** The purchase's repeating or forever discount, while it lasts. */
+export function renewalDiscount(
+  s: Subscription,
+  subtotal: number,
+  periodStart: Date,
+): number {
+  if (s.discountAmount === null || !s.discountAmountType) return 0;
+  if (s.discountEndsAt && periodStart >= s.discountEndsAt) return 0;
+  return s.discountAmountType === 'percent'
+    ? percentOf(subtotal, s.discountAmount)
+    : Math.min(s.discountAmount, subtotal);
+}
 
 /** When the renewal sweep next has something to do for this subscription. */
 export function nextActionAt(s: Subscription): Date | null {
@@ -90,9 +104,7 @@ export class SubscriptionBilling {
     private readonly outbox: Outbox,
     private readonly signedUrls: SignedUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Optional()
-    @Inject(BILLING_PAYMENTS)
-    private readonly payments: BillingPayments | null,
+    private readonly payments: BillingPayments,
     @Optional()
     @Inject(SUBSCRIPTION_END_FOLLOWER)
     private readonly licensing: SubscriptionEndFollower | null,
@@ -263,19 +275,24 @@ export class SubscriptionBilling {
     s: Subscription,
     invoice: SubscriptionInvoice,
     now: Date,
-    options: { recovering?: boolean; attempt?: number } = {},
+    options: {
+      recovering?: boolean;
+      attempt?: number | string;
+      /** A new card from the portal page instead of the stored method. */
+      cardNumber?: string;
+    } = {},
   ): Promise<boolean> {
     if (invoice.total > 0) {
-      const result = this.payments
-        ? await this.payments.charge({
-            amount: invoice.total,
-            currency: invoice.currency,
-            testMode: invoice.testMode,
-            paymentMethod: s.paymentMethod,
-            description: `${s.productName} (${s.variantName})`,
-            idempotencyKey: `subscription-invoice-${invoice.id}-${options.attempt ?? 0}`,
-          })
-        : { ok: false as const, reason: 'No payment gateway is configured.' };
+      const result = await this.payments.charge({
+        amount: invoice.total,
+        currency: invoice.currency,
+        testMode: invoice.testMode,
+        source: options.cardNumber
+          ? { cardNumber: options.cardNumber }
+          : { paymentMethodId: s.paymentMethod },
+        description: `${s.productName} (${s.variantName})`,
+        reference: `subscription-invoice-${invoice.id}-${options.attempt ?? 0}`,
+      });
       if (!result.ok) {
         invoice.failureReason = result.reason;
         invoice.updatedAt = now;
@@ -288,11 +305,10 @@ export class SubscriptionBilling {
         );
         return false;
       }
-      invoice.paymentReference = result.reference;
-      if (result.cardBrand) {
-        invoice.cardBrand = s.cardBrand = result.cardBrand;
-        invoice.cardLastFour = s.cardLastFour = result.cardLastFour;
-      }
+      invoice.paymentReference = result.paymentId;
+      s.paymentMethod = result.paymentMethod;
+      invoice.cardBrand = s.cardBrand = result.cardBrand;
+      invoice.cardLastFour = s.cardLastFour = result.cardLastFour;
     }
     invoice.status = 'paid';
     invoice.failureReason = null;

@@ -1,6 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatMoney } from '../../common/money';
-import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import {
@@ -11,13 +9,11 @@ import {
 import {
   Page,
   parseIntegerId,
-  ResourceRenderer,
   ResourceType,
 } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
 import { SUBSCRIPTION_INVOICE_RENDERER } from './billing.renderers';
 import { InvoiceView } from './billing-views';
-import { InvoiceStatus } from './subscription-invoice.entity';
 import { SubscriptionInvoiceService } from './subscription-invoice.service';
 
 @Injectable()
@@ -53,8 +49,13 @@ export class SubscriptionInvoiceSerializer
     this.jsonApi.register(this);
   }
 
-  id = SUBSCRIPTION_INVOICE_RENDERER.id;
-  attributes = SUBSCRIPTION_INVOICE_RENDERER.attributes;
+  id(record: InvoiceView) {
+    return SUBSCRIPTION_INVOICE_RENDERER.id(record);
+  }
+
+  attributes(record: InvoiceView) {
+    return SUBSCRIPTION_INVOICE_RENDERER.attributes(record);
+  }
 
   async findOne(principal: Principal, id: string) {
     const invoiceId = parseIntegerId(id);

@@ -1,6 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { toUsdCents } from '../../common/money';
@@ -8,7 +6,7 @@ import { Transactions } from '../../database/transactions';
 import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
-import { BILLING_PAYMENTS, type BillingPayments } from './billing-payments';
+import { BillingPayments } from './billing-payments';
 import { InvoiceView } from './billing-views';
 import { SubscriptionBilling } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
@@ -23,10 +21,7 @@ export class SubscriptionInvoiceService {
     private readonly billing: SubscriptionBilling,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Optional()
-    @Inject(BILLING_PAYMENTS)
-    private readonly payments: BillingPayments | null,
+    private readonly payments: BillingPayments,
   ) {}
 
   async findMany(principal: Principal, ids: number[]): Promise<InvoiceView[]> {
@@ -84,17 +79,13 @@ export class SubscriptionInvoiceService {
           `The amount may be at most ${left}, what is left to refund.`,
         );
       }
-      const result = this.payments
-        ? await this.payments.refund({
-            reference: invoice.paymentReference,
-            amount: refund,
-            currency: invoice.currency,
-            testMode: invoice.testMode,
-          })
-        : { ok: false as const, reason: 'No payment gateway is configured.' };
-      if (!result.ok) {
-        throw AppError.unprocessable(`The refund failed: ${result.reason}`);
-      }
+      await this.payments.refund({
+        paymentId: invoice.paymentReference,
+        amount: refund,
+        currency: invoice.currency,
+        testMode: invoice.testMode,
+        reference: `subscription-invoice-${invoice.id}-refund-${invoice.refundedAmount + refund}`,
+      });
       const now = this.clock.now();
       invoice.refundedAmount += refund;
       invoice.refundedAmountUsd = toUsdCents(

@@ -1,5 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import {
@@ -10,7 +9,6 @@ import {
 import {
   Page,
   parseIntegerId,
-  ResourceRenderer,
   ResourceType,
 } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
@@ -43,8 +41,13 @@ export class SubscriptionItemSerializer
     this.jsonApi.register(this);
   }
 
-  id = SUBSCRIPTION_ITEM_RENDERER.id;
-  attributes = SUBSCRIPTION_ITEM_RENDERER.attributes;
+  id(record: SubscriptionItem) {
+    return SUBSCRIPTION_ITEM_RENDERER.id(record);
+  }
+
+  attributes(record: SubscriptionItem) {
+    return SUBSCRIPTION_ITEM_RENDERER.attributes(record);
+  }
 
   async findOne(principal: Principal, id: string) {
     const itemId = parseIntegerId(id);

@@ -114,6 +114,17 @@ export class Subscription {
   @Column({ name: 'tax_inclusive' })
   taxInclusive: boolean;
 
+  /** A repeating or forever discount of the purchase, for renewals. */
+  @Column({ name: 'discount_amount', type: 'integer', nullable: true })
+  discountAmount: number | null;
+
+  @Column({ name: 'discount_amount_type', type: 'text', nullable: true })
+  discountAmountType: 'percent' | 'fixed' | null;
+
+  /** Renewals starting before this instant are discounted; null with an amount: forever. */
+  @Column({ name: 'discount_ends_at', type: 'timestamptz', nullable: true })
+  discountEndsAt: Date | null;
+
   @Column({ name: 'custom_data', type: 'jsonb', nullable: true })
   customData: Record<string, unknown> | null;
 

@@ -1,5 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import {
@@ -10,14 +9,13 @@ import {
 import {
   Page,
   parseIntegerId,
-  ResourceRenderer,
   ResourceType,
 } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
 import { SUBSCRIPTION_RENDERER } from './billing.renderers';
 import { SubscriptionView } from './billing-views';
 import { SubscriptionService } from './subscription.service';
-import { STATUS_FORMATTED, SUBSCRIPTION_STATUSES } from './subscription.state';
+import { SUBSCRIPTION_STATUSES } from './subscription.state';
 
 @Injectable()
 export class SubscriptionSerializer
@@ -49,8 +47,13 @@ export class SubscriptionSerializer
     this.jsonApi.register(this);
   }
 
-  id = SUBSCRIPTION_RENDERER.id;
-  attributes = SUBSCRIPTION_RENDERER.attributes;
+  id(record: SubscriptionView) {
+    return SUBSCRIPTION_RENDERER.id(record);
+  }
+
+  attributes(record: SubscriptionView) {
+    return SUBSCRIPTION_RENDERER.attributes(record);
+  }
 
   findOne(principal: Principal, id: string) {
     const subscriptionId = parseIntegerId(id);

@@ -1,5 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import {
@@ -10,7 +9,6 @@ import {
 import {
   Page,
   parseIntegerId,
-  ResourceRenderer,
   ResourceType,
 } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
@@ -42,8 +40,13 @@ export class UsageRecordSerializer
     this.jsonApi.register(this);
   }
 
-  id = USAGE_RECORD_RENDERER.id;
-  attributes = USAGE_RECORD_RENDERER.attributes;
+  id(record: UsageRecord) {
+    return USAGE_RECORD_RENDERER.id(record);
+  }
+
+  attributes(record: UsageRecord) {
+    return USAGE_RECORD_RENDERER.attributes(record);
+  }
 
   async findOne(principal: Principal, id: string) {
     const recordId = parseIntegerId(id);
