@@ -3,10 +3,18 @@ import { AccountModule } from '../modules/account/account.module';
 import { ApiKeyUsageProcessor } from '../modules/account/api-key-usage.processor';
 import { BillingModule } from '../modules/billing/billing.module';
 import { RenewalProcessor } from '../modules/billing/renewal.processor';
+import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
+import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
+import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
-  imports: [AccountModule, BillingModule],
-  providers: [ApiKeyUsageProcessor, RenewalProcessor],
+  imports: [AccountModule, WebhooksModule, BillingModule],
+  providers: [
+    ApiKeyUsageProcessor,
+    WebhookRelayProcessor,
+    WebhookDeliveryProcessor,
+    RenewalProcessor,
+  ],
 })
 export class ProcessorsModule {}
