@@ -42,10 +42,16 @@ export async function createApiApp(
     void reply.header('X-Request-Id', request.id);
   });
   // JSON:API clients send application/vnd.api+json (Nest registers JSON and form parsers itself).
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser(
     'application/vnd.api+json',
     { parseAs: 'string' },
-    fastify.getDefaultJsonParser('error', 'error'),
+    (request, body, done) => {
+      // The official SDK sends this content type on body-less DELETEs.
+      if (body === '' && request.method === 'DELETE')
+        return done(null, undefined);
+      parseJson(request, body as string, done);
+    },
   );
 
   const app = await NestFactory.create<NestFastifyApplication>(

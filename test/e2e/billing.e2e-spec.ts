@@ -185,7 +185,9 @@ describe('billing: a subscription from purchase to expiry', () => {
     expect(invoices[0]).toMatchObject({
       billing_reason: 'renewal',
       status: 'paid',
-      subtotal: 5000 + Math.round((1000 * 16) / 31),
+      // Credit and charge are each rounded to cents: 2065 − 1548.
+      subtotal:
+        5000 + Math.round((4000 * 16) / 31) - Math.round((3000 * 16) / 31),
     });
     s = await attributesOf(id);
     expect(s).toMatchObject({
@@ -369,6 +371,12 @@ describe('billing: a subscription from purchase to expiry', () => {
     const item = s.first_subscription_item as Attributes;
     expect(item).toMatchObject({ quantity: 0, is_usage_based: true });
     const itemId = String(item.id);
+    // Nothing was charged at purchase, so the customer saves a card on the portal.
+    expect(s.card_last_four).toBeNull();
+    await request(t.baseUrl)
+      .post(pathOf((s.urls as Record<string, string>).update_payment_method))
+      .send({ card_number: '4242 4242 4242 4242' })
+      .expect(201);
 
     // 10 clients × 100 increments.
     await Promise.all(

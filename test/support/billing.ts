@@ -8,7 +8,8 @@ import { createPricedProduct } from './factories';
 /** Stops the app's clock at `start`; returns a setter to move it. */
 export function freezeClock(app: INestApplicationContext, start: Date) {
   let current = start;
-  jest.spyOn(app.get(Clock), 'now').mockImplementation(() => new Date(current));
+  // Every service shares the one Clock instance.
+  app.get(Clock).now = () => new Date(current);
   return (instant: Date) => {
     current = instant;
   };
