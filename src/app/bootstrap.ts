@@ -50,7 +50,7 @@ export async function createApiApp(
       // The official SDK sends this content type on body-less DELETEs.
       if (body === '' && request.method === 'DELETE')
         return done(null, undefined);
-      parseJson(request, body as string, done);
+      void parseJson(request, body as string, done);
     },
   );
 
