@@ -18,6 +18,7 @@ import { CustomerModule } from '../modules/customer/customer.module';
 import { DiscountModule } from '../modules/discount/discount.module';
 import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
+import { LicensingModule } from '../modules/licensing/licensing.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { QueueModule } from '../queue/queue.module';
 import { loggerParams } from './logging';
@@ -33,6 +34,7 @@ const DOMAIN_MODULES = [
   DiscountModule,
   CheckoutModule,
   BillingModule,
+  LicensingModule,
 ];
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */
