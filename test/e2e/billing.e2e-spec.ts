@@ -18,8 +18,12 @@ import {
 } from '@lemonsqueezy/lemonsqueezy.js';
 import { RenewalService } from '../../src/modules/billing/renewal.service';
 import { buySubscription, freezeClock, outboxEvents } from '../support/billing';
-import { pathOf } from '../support/commerce';
-import { createMerchant, Merchant } from '../support/factories';
+import { buy, buyNowUrl, pathOf } from '../support/commerce';
+import {
+  createMerchant,
+  createPricedProduct,
+  Merchant,
+} from '../support/factories';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -353,7 +357,7 @@ describe('billing: a subscription from purchase to expiry', () => {
         },
       })
       .expect(422);
-  });
+  }, 120_000);
 
   it('meters usage exactly under parallel clients and bills it at renewal', async () => {
     setNow(at('2027-01-10T12:00:00Z'));
@@ -457,7 +461,7 @@ describe('billing: a subscription from purchase to expiry', () => {
         },
       })
       .expect(422);
-  });
+  }, 180_000);
 
   it('refuses what the spec refuses and hides other modes', async () => {
     setNow(at('2027-01-10T12:00:00Z'));
@@ -564,6 +568,47 @@ describe('billing: a subscription from purchase to expiry', () => {
       filter: { storeId, status: 'active' },
     });
     expect(listed.data!.data.map((x) => x.id)).toContain(subscription.id);
+  });
+
+  it('lets license keys follow the subscription end', async () => {
+    setNow(at('2027-01-10T12:00:00Z'));
+    const { product, variantId, priceId } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      {
+        category: 'subscription',
+        unit_price: 500,
+        renewal_interval_unit: 'month',
+        renewal_interval_quantity: 1,
+      },
+    );
+    expect(priceId).toBeDefined();
+    await api()
+      .send('patch', `/v1/variants/${variantId}`, {
+        data: {
+          type: 'variants',
+          id: variantId,
+          attributes: { has_license_keys: true },
+        },
+      })
+      .expect(200);
+    const purchase = await buy(
+      t.baseUrl,
+      await buyNowUrl(t.baseUrl, merchant.testKey, product.id),
+    ).expect(201);
+    const orderId = purchase.body.data.id as string;
+    const subscriptionId = (
+      await api().get(`/v1/subscriptions?filter[order_id]=${orderId}`)
+    ).body.data[0].id as string;
+    const keyExpiry = async () =>
+      (await api().get(`/v1/license-keys?filter[order_id]=${orderId}`)).body
+        .data[0].attributes.expires_at as string | null;
+    expect(await keyExpiry()).toBeNull();
+    await cancelSubscription(subscriptionId);
+    expect(await keyExpiry()).toBe('2027-02-10T12:00:00.000000Z');
+    await updateSubscription(subscriptionId, { cancelled: false });
+    expect(await keyExpiry()).toBeNull();
   });
 
   it('runs a sweep from the CLI as of an instant', async () => {

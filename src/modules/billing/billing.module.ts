@@ -2,12 +2,17 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CheckoutModule } from '../checkout/checkout.module';
+import { LicenseKeyService } from '../licensing/license-key.service';
+import { LicensingModule } from '../licensing/licensing.module';
 import { PaymentModule } from '../payment/payment.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { BillingPayments } from './billing-payments';
 import { BILLING_RENEWAL_QUEUE } from './renewal.queue';
 import { RenewalService } from './renewal.service';
-import { SubscriptionBilling } from './subscription-billing.service';
+import {
+  SUBSCRIPTION_END_FOLLOWER,
+  SubscriptionBilling,
+} from './subscription-billing.service';
 import { SubscriptionInvoiceController } from './subscription-invoice.controller';
 import { SubscriptionInvoice } from './subscription-invoice.entity';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
@@ -42,6 +47,7 @@ import { UsageRecordService } from './usage-record.service';
     ]),
     BullModule.registerQueue({ name: BILLING_RENEWAL_QUEUE }),
     CheckoutModule,
+    LicensingModule,
     PaymentModule,
     WebhooksModule,
   ],
@@ -69,6 +75,8 @@ import { UsageRecordService } from './usage-record.service';
     UsageRecordSerializer,
     SubscriptionInvoiceSerializer,
     SubscriptionPurchaseExtension,
+    // License keys of a subscription expire with it.
+    { provide: SUBSCRIPTION_END_FOLLOWER, useExisting: LicenseKeyService },
   ],
   exports: [
     RenewalService,

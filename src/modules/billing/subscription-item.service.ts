@@ -59,9 +59,11 @@ export class SubscriptionItemService {
   ): Promise<SubscriptionItem> {
     return this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const [visible] = await this.subscriptions.findVisibleItems(principal, [
-        id,
-      ]);
+      const [visible] = await this.subscriptions.findVisibleItems(
+        principal,
+        [id],
+        manager,
+      );
       if (!visible) throw AppError.notFound();
       const s = await this.subscriptions.lock(manager, visible.subscriptionId);
       const item = await this.subscriptions.findItem(manager, id);

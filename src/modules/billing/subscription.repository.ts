@@ -150,12 +150,15 @@ export class SubscriptionRepository {
 
   // Subscription items.
 
+  /** Pass the transaction's manager inside one: the embedded database has a single connection. */
   findVisibleItems(
     principal: Principal,
     ids: number[],
+    manager?: EntityManager,
   ): Promise<SubscriptionItem[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return scopeTo(this.items.createQueryBuilder('item'), 'item', principal)
+    const items = manager?.getRepository(SubscriptionItem) ?? this.items;
+    return scopeTo(items.createQueryBuilder('item'), 'item', principal)
       .andWhere('item.id IN (:...ids)', { ids })
       .getMany();
   }

@@ -47,7 +47,11 @@ export class UsageRecordService {
       const [item] =
         itemId === null
           ? []
-          : await this.subscriptions.findVisibleItems(principal, [itemId]);
+          : await this.subscriptions.findVisibleItems(
+              principal,
+              [itemId],
+              manager,
+            );
       if (!item) throw AppError.relatedNotFound('subscription-item');
       const s = await this.subscriptions.lockShared(
         manager,
