@@ -15,6 +15,7 @@ import { Transactions } from '../../src/database/transactions';
 import { StoreSerializer } from '../../src/modules/store/store.serializer';
 import { StoreService } from '../../src/modules/store/store.service';
 import { Outbox } from '../../src/modules/webhooks/outbox';
+import { WebhookRelayService } from '../../src/modules/webhooks/webhook-relay.service';
 import { WebhookEventName } from '../../src/modules/webhooks/webhook-events';
 import { createMerchant, Merchant } from '../support/factories';
 import { useSdkAgainst } from '../support/sdk';
@@ -728,6 +729,9 @@ describe('webhooks', () => {
           recordEvent('subscription_paused', { n: i }),
         ),
       );
+      // Duplicate relays racing the nudged ones must not double anything.
+      const relay = worker.context.get(WebhookRelayService);
+      await Promise.all([relay.relay(), relay.relay(), relay.relay()]);
       await waitFor(() =>
         receiver.at('/burst').length >= 30 ? true : undefined,
       );
@@ -742,6 +746,39 @@ describe('webhooks', () => {
         `/v1/webhooks/${burst}/deliveries?page[size]=100&filter[status]=succeeded`,
       ).expect(200);
       expect(log.body.meta.page.total).toBe(30);
+    });
+  });
+
+  describe('sweeper', () => {
+    it('enqueues a due delivery whose job never reached the queue', async () => {
+      const swept = (
+        await newWebhook({
+          url: receiver.url('/swept'),
+          events: ['order_created'],
+          secret: 'swept-secret',
+        }).expect(201)
+      ).body.data.id as string;
+      // A delivery row whose enqueue was lost (as if the relay died after its commit).
+      const [event]: { id: string }[] = await t.app
+        .get(DataSource)
+        .query(`SELECT id::text AS id FROM webhook_events ORDER BY id LIMIT 1`);
+      await t.app
+        .get(DataSource)
+        .query(
+          `INSERT INTO webhook_deliveries (event_id, webhook_id, next_attempt_at) VALUES ($1, $2, now())`,
+          [event.id, swept],
+        );
+      const [delivery] = await waitFor(() => {
+        const got = receiver.at('/swept');
+        return got.length > 0 ? got : undefined;
+      });
+      expect(delivery.headers['x-signature']).toBe(
+        createHmac('sha256', 'swept-secret')
+          .update(delivery.body)
+          .digest('hex'),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(receiver.at('/swept')).toHaveLength(1);
     });
   });
 
