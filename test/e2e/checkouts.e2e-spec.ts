@@ -348,7 +348,7 @@ describe('checkouts and the hosted checkout', () => {
     const times = list.body.data.map(
       (c: { attributes: { created_at: string } }) => c.attributes.created_at,
     );
-    expect(times).toEqual([...times].sort().reverse());
+    expect(times).toEqual([...times].sort((a, b) => b.localeCompare(a)));
     expect(list.body.links.first).toContain('sort=-createdAt');
     const id = list.body.data[0].id;
     const other = await createMerchant(t.app, ['Elsewhere']);
