@@ -183,6 +183,14 @@ describe('orders, order items and refunds', () => {
     // The order is another merchant's: not found, as a missing one.
     await get(`/v1/orders/${order.id}`, other.testKey).expect(404);
     await get(`/v1/orders/${order.id}`, merchant.liveKey).expect(404);
+    const customers = await get(
+      `/v1/customers?filter[email]=ada@example.com`,
+    ).expect(200);
+    expect(customers.body.data[0].attributes).toMatchObject({
+      total_revenue_currency: 5950,
+      total_revenue_currency_formatted: '$59.50',
+    });
+    expect(attributes.customer_id).toBe(Number(customers.body.data[0].id));
     const store = await get(`/v1/stores/${storeId}`).expect(200);
     expect(store.body.data.attributes).toMatchObject({
       total_sales: 1,

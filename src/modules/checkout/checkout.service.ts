@@ -134,7 +134,7 @@ export class CheckoutService {
       ? await this.preview(this.offer(checkout, target), now)
       : false;
     await this.checkouts.save(checkout);
-    return { ...checkout, preview };
+    return Object.assign(checkout, { preview });
   }
 
   /** What the prefilled checkout would cost; an unusable prefilled code is left out. */
@@ -210,7 +210,9 @@ export class CheckoutService {
   ): Promise<CheckoutView | null> {
     if (!UUID.test(id)) return null;
     const [checkout] = await this.checkouts.findVisible(principal, [id]);
-    return checkout ? { ...checkout, preview: false } : null;
+    return checkout
+      ? Object.assign(checkout, { preview: false as const })
+      : null;
   }
 
   async findMany(principal: Principal, ids: string[]): Promise<CheckoutView[]> {
@@ -218,7 +220,7 @@ export class CheckoutService {
       principal,
       ids.filter((id) => UUID.test(id)),
     );
-    return checkouts.map((c) => ({ ...c, preview: false }));
+    return checkouts.map((c) => Object.assign(c, { preview: false as const }));
   }
 
   async findPage(
@@ -227,7 +229,9 @@ export class CheckoutService {
   ): Promise<Page<CheckoutView>> {
     const page = await this.checkouts.findPage(principal, query);
     return {
-      records: page.records.map((c) => ({ ...c, preview: false })),
+      records: page.records.map((c) =>
+        Object.assign(c, { preview: false as const }),
+      ),
       total: page.total,
     };
   }
@@ -238,6 +242,6 @@ export class CheckoutService {
     values: FilterValue[],
   ): Promise<CheckoutView[]> {
     const checkouts = await this.checkouts.findBy(principal, filter, values);
-    return checkouts.map((c) => ({ ...c, preview: false }));
+    return checkouts.map((c) => Object.assign(c, { preview: false as const }));
   }
 }

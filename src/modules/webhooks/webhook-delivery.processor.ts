@@ -9,7 +9,9 @@ import {
 } from './webhook-delivery.queue';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 
-@Processor(WEBHOOK_DELIVERY_QUEUE)
+// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
+// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
+@Processor(WEBHOOK_DELIVERY_QUEUE, { drainDelay: 1 })
 export class WebhookDeliveryProcessor
   extends WorkerHost
   implements OnApplicationBootstrap

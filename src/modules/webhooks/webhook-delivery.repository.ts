@@ -80,6 +80,16 @@ interface DeliveryRow {
   updated_at: Date;
 }
 
+/** TypeORM answers UPDATE … RETURNING with [rows, rowCount]; this returns the rows. */
+async function updateReturning<T>(
+  runner: Pick<EntityManager, 'query'>,
+  sql: string,
+  params: unknown[],
+): Promise<T[]> {
+  const [rows] = (await runner.query(sql, params)) as [T[], number];
+  return rows;
+}
+
 const DELIVERY_COLUMNS = `
   d.id::text AS id, d.webhook_id, d.event_id::text AS event_id, e.name AS event_name,
   w.test_mode, d.status, d.attempts, d.last_response_code, d.next_attempt_at,
@@ -213,7 +223,8 @@ export class WebhookDeliveryRepository {
    */
   finish(id: string, outcome: AttemptOutcome): Promise<boolean> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
-      const updated: { webhook_id: number }[] = await manager.query(
+      const updated = await updateReturning<{ webhook_id: number }>(
+        manager,
         `UPDATE webhook_deliveries
             SET attempts = $2, status = $3, next_attempt_at = $4,
                 last_response_code = $5, last_attempt_at = $6,
@@ -265,7 +276,8 @@ export class WebhookDeliveryRepository {
     principal: Principal,
     id: string,
   ): Promise<{ attempt: number } | null> {
-    const rows: { attempts: number }[] = await this.dataSource.query(
+    const rows = await updateReturning<{ attempts: number }>(
+      this.dataSource,
       `UPDATE webhook_deliveries d
           SET status = 'pending', next_attempt_at = now(), schedule_start = d.attempts,
               updated_at = now()

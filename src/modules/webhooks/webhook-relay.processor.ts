@@ -14,7 +14,9 @@ import { WebhookRelayService } from './webhook-relay.service';
  * every WEBHOOK_RELAY_INTERVAL_MS, which relays too, so events are
  * delivered even when every nudge was lost.
  */
-@Processor(WEBHOOK_RELAY_QUEUE)
+// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
+// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
+@Processor(WEBHOOK_RELAY_QUEUE, { drainDelay: 1 })
 export class WebhookRelayProcessor
   extends WorkerHost
   implements OnApplicationBootstrap

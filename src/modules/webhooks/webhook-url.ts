@@ -7,7 +7,10 @@ import { BlockList, isIP } from 'node:net';
  * registries), plus IPv6 forms that embed an IPv4 address, so `::ffff:7f00:1`
  * or a NAT64 prefix cannot smuggle a private IPv4 target past the check.
  */
-const NON_PUBLIC = new BlockList();
+// Two lists: Node checks IPv4 addresses against IPv6 rules as IPv4-mapped,
+// so one list holding ::ffff:0:0/96 would refuse every IPv4 address.
+const NON_PUBLIC_V4 = new BlockList();
+const NON_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8],
@@ -25,7 +28,7 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  NON_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 96], // unspecified, loopback, IPv4-compatible
@@ -41,14 +44,16 @@ for (const [network, prefix] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  NON_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** True for a globally routable unicast address; false for anything else, including non-addresses. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4
+    ? !NON_PUBLIC_V4.check(address, 'ipv4')
+    : !NON_PUBLIC_V6.check(address, 'ipv6');
 }
 
 export interface UrlPolicy {
