@@ -124,6 +124,14 @@ describe('billing: a subscription from purchase to expiry', () => {
       'customer_portal_update_subscription',
     ]);
     const itemId = String(first.id);
+    const customer = await api()
+      .get(`/v1/customers/${String(s.customer_id)}`)
+      .expect(200);
+    expect(customer.body.data.attributes).toMatchObject({
+      mrr: 2000,
+      mrr_formatted: '$20.00',
+      urls: { customer_portal: expect.stringMatching(/signature=/) },
+    });
     let invoices = await invoicesOf(id);
     expect(invoices).toHaveLength(1);
     expect(Object.keys(invoices[0])).toHaveLength(35); // 34 attributes + id

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CheckoutModule } from '../checkout/checkout.module';
+import { CustomerModule } from '../customer/customer.module';
 import { LicenseKeyService } from '../licensing/license-key.service';
 import { LicensingModule } from '../licensing/licensing.module';
 import { PaymentModule } from '../payment/payment.module';
@@ -26,6 +27,7 @@ import { SubscriptionPortalController } from './subscription-portal.controller';
 import { SubscriptionPortalService } from './subscription-portal.service';
 import { SubscriptionPurchaseExtension } from './subscription-purchase.extension';
 import { SubscriptionController } from './subscription.controller';
+import { SubscriptionCustomerActivity } from './subscription.customer-activity';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { SubscriptionSerializer } from './subscription.serializer';
@@ -47,6 +49,7 @@ import { UsageRecordService } from './usage-record.service';
     ]),
     BullModule.registerQueue({ name: BILLING_RENEWAL_QUEUE }),
     CheckoutModule,
+    CustomerModule,
     LicensingModule,
     PaymentModule,
     WebhooksModule,
@@ -75,6 +78,7 @@ import { UsageRecordService } from './usage-record.service';
     UsageRecordSerializer,
     SubscriptionInvoiceSerializer,
     SubscriptionPurchaseExtension,
+    SubscriptionCustomerActivity,
     // License keys of a subscription expire with it.
     { provide: SUBSCRIPTION_END_FOLLOWER, useExisting: LicenseKeyService },
   ],

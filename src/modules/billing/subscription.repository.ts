@@ -148,6 +148,42 @@ export class SubscriptionRepository {
     return result;
   }
 
+  /** Subscriptions of these customers with their first item and its price, newest first. */
+  async withFirstItemsOf(customerIds: number[]): Promise<
+    {
+      subscription: Subscription;
+      item: SubscriptionItem | null;
+      price: Price | null;
+    }[]
+  > {
+    if (customerIds.length === 0) return [];
+    const subscriptions = await this.subscriptions
+      .createQueryBuilder('subscription')
+      .where('subscription.customer_id IN (:...customerIds)', { customerIds })
+      .orderBy('subscription.created_at', 'DESC')
+      .addOrderBy('subscription.id', 'DESC')
+      .getMany();
+    const items = await this.firstItems(
+      null,
+      subscriptions.map((s) => s.id),
+    );
+    const prices = new Map(
+      (
+        await this.prices(null, [
+          ...new Set([...items.values()].map((i) => i.priceId)),
+        ])
+      ).map((p) => [p.id, p]),
+    );
+    return subscriptions.map((subscription) => {
+      const item = items.get(subscription.id) ?? null;
+      return {
+        subscription,
+        item,
+        price: item ? (prices.get(item.priceId) ?? null) : null,
+      };
+    });
+  }
+
   // Subscription items.
 
   /** Pass the transaction's manager inside one: the embedded database has a single connection. */
