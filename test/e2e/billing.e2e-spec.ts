@@ -41,7 +41,8 @@ describe('billing: a subscription from purchase to expiry', () => {
   let restoreFetch: () => void;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // 1,000 usage posts in a few seconds: far above the default 300 a minute.
+    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
     merchant = await createMerchant(t.app);
     storeId = merchant.stores[0].id;
     setNow = freezeClock(t.app, at('2027-01-10T12:00:00Z'));
