@@ -53,7 +53,7 @@ export function renderInvoicePdf(
   view: InvoiceView,
   options: RenderOptions = {},
 ): Promise<Buffer> {
-  const unicode = options.fonts?.regular != null;
+  const unicode = Boolean(options.fonts?.regular);
   const locale = view.fields.locale ?? DEFAULT_LOCALE;
   const text = (value: string) => (unicode ? value : toWinAnsi(value));
   const money = (minor: number) =>
