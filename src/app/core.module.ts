@@ -8,14 +8,24 @@ import { DatabaseConnection } from '../database/database-connection';
 import { dataSourceOptions } from '../database/data-source-options';
 import { Transactions } from '../database/transactions';
 import { HealthModule } from '../http/health/health.module';
+import { SignedUrls } from '../http/signed-urls/signed-urls.service';
 import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
+import { CatalogModule } from '../modules/catalog/catalog.module';
+import { CustomerModule } from '../modules/customer/customer.module';
 import { StoreModule } from '../modules/store/store.module';
+import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { QueueModule } from '../queue/queue.module';
 import { loggerParams } from './logging';
 
 /** The domain modules. A new domain is one more line here. */
-const DOMAIN_MODULES = [AccountModule, StoreModule];
+const DOMAIN_MODULES = [
+  AccountModule,
+  StoreModule,
+  CatalogModule,
+  CustomerModule,
+  WebhooksModule,
+];
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */
 @Module({})
@@ -39,8 +49,8 @@ export class CoreModule {
         HealthModule,
         ...DOMAIN_MODULES,
       ],
-      providers: [Clock, Transactions],
-      exports: [Clock, Transactions, HealthModule],
+      providers: [Clock, Transactions, SignedUrls],
+      exports: [Clock, Transactions, SignedUrls, HealthModule],
     };
   }
 }

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+
+/** A customer's money figures, in USD cents (spec 2.5). */
+export interface CustomerFigures {
+  totalRevenueCurrency: number;
+  mrr: number;
+  /** Whether the customer ever bought a subscription in the store (the portal link depends on it). */
+  hasSubscription: boolean;
+}
+
+export const NO_FIGURES: CustomerFigures = {
+  totalRevenueCurrency: 0,
+  mrr: 0,
+  hasSubscription: false,
+};
+
+/** Whose activity a source is asked about. */
+export interface CustomerRef {
+  id: number;
+  storeId: number;
+  testMode: boolean;
+}
+
+export interface PortalOrder {
+  orderNumber: number;
+  createdAt: Date;
+  productName: string;
+  status: string;
+  /** Formatted in the order's currency, e.g. "$9.99". */
+  totalFormatted: string;
+  receiptUrl: string | null;
+}
+
+export interface PortalSubscription {
+  productName: string;
+  variantName: string;
+  status: string;
+  /** Next renewal; null when not renewing. */
+  renewsAt: Date | null;
+  endsAt: Date | null;
+  /** Formatted amount per period, e.g. "$9.99 / month". */
+  priceFormatted: string | null;
+}
+
+export interface PortalLicenseKey {
+  /** The full key: the portal is the customer's own signed page. */
+  key: string;
+  productName: string;
+  status: string;
+  activationUsage: number;
+  /** null when unlimited. */
+  activationLimit: number | null;
+  expiresAt: Date | null;
+}
+
+export interface PortalLists {
+  orders: PortalOrder[];
+  subscriptions: PortalSubscription[];
+  licenseKeys: PortalLicenseKey[];
+}
+
+/**
+ * What the order, billing and licensing modules know about customers. Each
+ * implements the parts it owns and registers with `CustomerActivity` in its
+ * `onModuleInit` (customers cannot depend on those modules: they depend on
+ * customers). Without a source a customer has no revenue, no MRR, no
+ * subscription and therefore no portal link.
+ */
+export interface CustomerActivitySource {
+  /** Figures for these customers; missing entries and fields count as zero/false. */
+  figures?(
+    customers: CustomerRef[],
+    now: Date,
+  ): Promise<Map<number, Partial<CustomerFigures>>>;
+  /** This source's lists on the customer's portal page. */
+  portal?(customer: CustomerRef, now: Date): Promise<Partial<PortalLists>>;
+}
+
+/** The registered sources, combined: figures add up, lists concatenate. */
+@Injectable()
+export class CustomerActivity {
+  private readonly sources: CustomerActivitySource[] = [];
+
+  register(source: CustomerActivitySource) {
+    if (this.sources.includes(source)) return;
+    this.sources.push(source);
+  }
+
+  async figures(
+    customers: CustomerRef[],
+    now: Date,
+  ): Promise<Map<number, CustomerFigures>> {
+    const combined = new Map<number, CustomerFigures>();
+    if (customers.length === 0) return combined;
+    const results = await Promise.all(
+      this.sources.map((source) =>
+        source.figures ? source.figures(customers, now) : new Map(),
+      ),
+    );
+    for (const customer of customers) {
+      const total = { ...NO_FIGURES };
+      for (const result of results) {
+        const part = result.get(customer.id);
+        if (!part) continue;
+        total.totalRevenueCurrency += part.totalRevenueCurrency ?? 0;
+        total.mrr += part.mrr ?? 0;
+        total.hasSubscription ||= part.hasSubscription ?? false;
+      }
+      combined.set(customer.id, total);
+    }
+    return combined;
+  }
+
+  async portal(customer: CustomerRef, now: Date): Promise<PortalLists> {
+    const parts: Partial<PortalLists>[] = await Promise.all(
+      this.sources.map((source) =>
+        source.portal ? source.portal(customer, now) : {},
+      ),
+    );
+    return {
+      orders: parts.flatMap((part) => part.orders ?? []),
+      subscriptions: parts.flatMap((part) => part.subscriptions ?? []),
+      licenseKeys: parts.flatMap((part) => part.licenseKeys ?? []),
+    };
+  }
+}

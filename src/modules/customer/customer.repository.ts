@@ -1,0 +1,205 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { Customer, CustomerStatus } from './customer.entity';
+
+const SORT_COLUMNS: Record<string, string> = {
+  created_at: 'customer.created_at',
+  updated_at: 'customer.updated_at',
+};
+
+/** The unique index behind "one customer per store, email and mode". */
+export const CUSTOMER_EMAIL_INDEX = 'customers_store_mode_email_key';
+
+export interface CustomerRow {
+  storeId: number;
+  testMode: boolean;
+  name: string;
+  email: string;
+  status: CustomerStatus;
+  city: string | null;
+  region: string | null;
+  country: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type CustomerChanges = Partial<
+  Pick<
+    Customer,
+    'name' | 'email' | 'status' | 'city' | 'region' | 'country' | 'updatedAt'
+  >
+>;
+
+/** True when `error` is the unique violation of the customer email index. */
+export function isDuplicateEmail(error: unknown): boolean {
+  const e = error as {
+    code?: unknown;
+    constraint?: unknown;
+    driverError?: { code?: unknown; constraint?: unknown };
+  } | null;
+  const code = e?.code ?? e?.driverError?.code;
+  const constraint = e?.constraint ?? e?.driverError?.constraint;
+  return code === '23505' && constraint === CUSTOMER_EMAIL_INDEX;
+}
+
+/**
+ * Every query for customers. A customer is visible to a key when its store
+ * belongs to the key's user and its mode is the key's mode.
+ */
+@Injectable()
+export class CustomerRepository {
+  constructor(
+    @InjectRepository(Customer)
+    private readonly customers: Repository<Customer>,
+  ) {}
+
+  private scoped(principal: Principal): SelectQueryBuilder<Customer> {
+    return this.customers
+      .createQueryBuilder('customer')
+      .where(
+        'customer.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)',
+        { userId: principal.userId },
+      )
+      .andWhere('customer.test_mode = :testMode', {
+        testMode: principal.testMode,
+      });
+  }
+
+  findVisible(principal: Principal, ids: number[]): Promise<Customer[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.scoped(principal)
+      .andWhere('customer.id IN (:...ids)', { ids })
+      .getMany();
+  }
+
+  findByFilter(
+    principal: Principal,
+    filter: 'store_id' | 'email',
+    values: FilterValue[],
+  ): Promise<Customer[]> {
+    if (values.length === 0) return Promise.resolve([]);
+    const builder = this.scoped(principal);
+    if (filter === 'store_id') {
+      builder.andWhere('customer.store_id IN (:...values)', { values });
+    } else {
+      builder.andWhere('lower(customer.email) IN (:...values)', {
+        values: values.map((v) => String(v).toLowerCase()),
+      });
+    }
+    return builder
+      .orderBy('customer.created_at', 'DESC')
+      .addOrderBy('customer.id', 'DESC')
+      .getMany();
+  }
+
+  async findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<Customer>> {
+    const builder = this.scoped(principal);
+    const { store_id: storeId, email } = query.filters;
+    if (storeId !== undefined) {
+      builder.andWhere('customer.store_id = :storeId', { storeId });
+    }
+    if (email !== undefined) {
+      // Addresses are unique regardless of case, so the exact match is too (and uses the index).
+      builder.andWhere('lower(customer.email) = lower(:email)', { email });
+    }
+    for (const key of query.sort) {
+      builder.addOrderBy(
+        SORT_COLUMNS[key.field],
+        key.descending ? 'DESC' : 'ASC',
+      );
+    }
+    const last = query.sort[query.sort.length - 1];
+    builder
+      .addOrderBy('customer.id', last?.descending ? 'DESC' : 'ASC')
+      .offset((query.page.number - 1) * query.page.size)
+      .limit(query.page.size);
+    const [records, total] = await builder.getManyAndCount();
+    return { records, total };
+  }
+
+  /** A store the principal's user owns (stores are visible in both modes). */
+  async storeOwned(principal: Principal, storeId: number): Promise<boolean> {
+    const rows: unknown[] = await this.customers.manager.query(
+      'SELECT 1 FROM stores WHERE id = $1 AND user_id = $2',
+      [storeId, principal.userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Name of a customer's store, for the portal page. */
+  async storeName(storeId: number): Promise<string | null> {
+    const rows: { name: string }[] = await this.customers.manager.query(
+      'SELECT name FROM stores WHERE id = $1',
+      [storeId],
+    );
+    return rows[0]?.name ?? null;
+  }
+
+  findById(id: number): Promise<Customer | null> {
+    return this.customers.findOneBy({ id });
+  }
+
+  /** Inserts; a duplicate address throws the unique violation (see isDuplicateEmail). */
+  insert(row: CustomerRow): Promise<Customer> {
+    return this.customers.save(this.customers.create(row));
+  }
+
+  async update(id: number, changes: CustomerChanges): Promise<void> {
+    await this.customers.update({ id }, changes);
+  }
+
+  /**
+   * Race-safe find-or-create inside the caller's transaction: concurrent
+   * purchases by one address wait on the unique index and then find the
+   * winner's row (READ COMMITTED gives the SELECT a fresh snapshot).
+   */
+  async insertOrFind(
+    manager: EntityManager,
+    row: CustomerRow,
+  ): Promise<{ customer: Customer; created: boolean }> {
+    const inserted: { id: number }[] = await manager.query(
+      `INSERT INTO customers
+         (store_id, test_mode, name, email, status, city, region, country, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (store_id, test_mode, lower(email)) DO NOTHING
+       RETURNING id`,
+      [
+        row.storeId,
+        row.testMode,
+        row.name,
+        row.email,
+        row.status,
+        row.city,
+        row.region,
+        row.country,
+        row.createdAt,
+        row.updatedAt,
+      ],
+    );
+    const repository = manager.getRepository(Customer);
+    if (inserted.length > 0) {
+      return {
+        customer: await repository.findOneByOrFail({ id: inserted[0].id }),
+        created: true,
+      };
+    }
+    const existing = await repository
+      .createQueryBuilder('customer')
+      .where('customer.store_id = :storeId', { storeId: row.storeId })
+      .andWhere('customer.test_mode = :testMode', { testMode: row.testMode })
+      .andWhere('lower(customer.email) = lower(:email)', { email: row.email })
+      .getOne();
+    if (!existing) {
+      // Only possible if the conflicting row was deleted in between; retrying is the caller's choice.
+      throw new Error('Customer vanished between insert and select');
+    }
+    return { customer: existing, created: false };
+  }
+}
