@@ -258,11 +258,11 @@ export class JsonApi {
       throw AppError.notFound('The requested resource does not exist.');
     const parent = await resource.findOne(principal, id);
     if (!parent) throw AppError.notFound();
+    // A relationship to a type whose module is not loaded still renders its
+    // links; following them finds nothing rather than failing.
     const target = this.types.get(definition.type);
     if (!target)
-      throw new Error(
-        `Relationship ${type}.${relationship} names unregistered type ${definition.type}`,
-      );
+      throw AppError.notFound('The requested resource does not exist.');
     return { parent, definition, target };
   }
 

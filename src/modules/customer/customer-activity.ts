@@ -94,7 +94,9 @@ export class CustomerActivity {
     if (customers.length === 0) return combined;
     const results = await Promise.all(
       this.sources.map((source) =>
-        source.figures ? source.figures(customers, now) : new Map(),
+        source.figures
+          ? source.figures(customers, now)
+          : Promise.resolve(new Map<number, Partial<CustomerFigures>>()),
       ),
     );
     for (const customer of customers) {
@@ -114,7 +116,7 @@ export class CustomerActivity {
   async portal(customer: CustomerRef, now: Date): Promise<PortalLists> {
     const parts: Partial<PortalLists>[] = await Promise.all(
       this.sources.map((source) =>
-        source.portal ? source.portal(customer, now) : {},
+        source.portal ? source.portal(customer, now) : Promise.resolve({}),
       ),
     );
     return {

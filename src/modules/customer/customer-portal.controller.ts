@@ -1,0 +1,26 @@
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Public } from '../../http/auth/public.decorator';
+import { HtmlPage } from '../../http/html/html-page.decorator';
+import { parseIntegerId } from '../../http/json-api/resource';
+import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
+import { renderCustomerPortal } from './customer-portal.page';
+import { CustomerService } from './customer.service';
+
+/** The page behind `urls.customer_portal`: the signed link is the credential. */
+@Controller('portal/customers')
+@Public()
+@HtmlPage()
+@UseGuards(SignedUrlGuard)
+export class CustomerPortalController {
+  constructor(private readonly customers: CustomerService) {}
+
+  @Get(':id')
+  async page(@Param('id') id: string): Promise<string> {
+    const customerId = parseIntegerId(id);
+    const portal =
+      customerId === null ? null : await this.customers.portal(customerId);
+    if (!portal) throw AppError.notFound('This customer does not exist.');
+    return renderCustomerPortal(portal);
+  }
+}

@@ -1,0 +1,99 @@
+import { escapeHtml, htmlPage } from '../../http/html/html';
+import {
+  PortalLicenseKey,
+  PortalOrder,
+  PortalSubscription,
+} from './customer-activity';
+import { CustomerPortal } from './customer.service';
+
+const DATE = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'medium',
+  timeZone: 'UTC',
+});
+
+const date = (value: Date | null) => (value ? DATE.format(value) : '—');
+
+/** Only absolute http(s) links become anchors; anything else is dropped. */
+function link(url: string | null, label: string): string {
+  if (!url || !/^https?:\/\//i.test(url)) return '—';
+  return `<a href="${escapeHtml(url)}" rel="noopener noreferrer">${escapeHtml(label)}</a>`;
+}
+
+function table(headers: string[], rows: string[][]): string {
+  const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const body = rows.map((cells) => `<tr>${cells.join('')}</tr>`).join('\n');
+  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+const cell = (value: string | number, className?: string) =>
+  `<td${className ? ` class="${className}"` : ''}>${escapeHtml(value)}</td>`;
+
+function section(
+  title: string,
+  empty: string,
+  headers: string[],
+  rows: string[][],
+): string {
+  const content =
+    rows.length > 0
+      ? table(headers, rows)
+      : `<p class="empty">${escapeHtml(empty)}</p>`;
+  return `<section>\n<h2>${escapeHtml(title)}</h2>\n${content}\n</section>`;
+}
+
+const subscriptionRow = (s: PortalSubscription) => [
+  cell(s.productName),
+  cell(s.variantName),
+  cell(s.status),
+  cell(s.priceFormatted ?? '—'),
+  cell(date(s.renewsAt)),
+  cell(date(s.endsAt)),
+];
+
+const orderRow = (o: PortalOrder) => [
+  cell(`#${o.orderNumber}`),
+  cell(date(o.createdAt)),
+  cell(o.productName),
+  cell(o.totalFormatted),
+  cell(o.status),
+  `<td>${link(o.receiptUrl, 'Receipt')}</td>`,
+];
+
+const licenseKeyRow = (k: PortalLicenseKey) => [
+  cell(k.key, 'mono'),
+  cell(k.productName),
+  cell(k.status),
+  cell(
+    `${k.activationUsage} / ${k.activationLimit === null ? 'unlimited' : k.activationLimit}`,
+  ),
+  cell(date(k.expiresAt)),
+];
+
+/** The customer portal: every value escaped, no scripts. */
+export function renderCustomerPortal(portal: CustomerPortal): string {
+  const { customer, storeName, lists } = portal;
+  const title = `${storeName || 'Store'}: customer portal`;
+  const body = [
+    `<h1>${escapeHtml(storeName || 'Customer portal')}</h1>`,
+    `<p class="sub">Customer portal of ${escapeHtml(customer.name)} &lt;${escapeHtml(customer.email)}&gt;${customer.testMode ? ' (test mode)' : ''}</p>`,
+    section(
+      'Subscriptions',
+      'No subscriptions.',
+      ['Product', 'Plan', 'Status', 'Price', 'Renews', 'Ends'],
+      lists.subscriptions.map(subscriptionRow),
+    ),
+    section(
+      'Orders',
+      'No orders.',
+      ['Order', 'Date', 'Product', 'Total', 'Status', 'Receipt'],
+      lists.orders.map(orderRow),
+    ),
+    section(
+      'License keys',
+      'No license keys.',
+      ['Key', 'Product', 'Status', 'Activations', 'Expires'],
+      lists.licenseKeys.map(licenseKeyRow),
+    ),
+  ].join('\n');
+  return htmlPage(title, body);
+}
