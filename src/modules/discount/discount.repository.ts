@@ -46,6 +46,10 @@ export class DiscountRepository {
     private readonly redemptions: Repository<DiscountRedemption>,
   ) {}
 
+  get manager(): EntityManager {
+    return this.discounts.manager;
+  }
+
   private visible(principal: Principal) {
     return this.discounts
       .createQueryBuilder('discount')
@@ -98,6 +102,28 @@ export class DiscountRepository {
       .addOrderBy('discount.id', 'ASC')
       .getMany();
     return this.withVariants(records);
+  }
+
+  /** Which of these variants belong to the store in this mode. */
+  async variantsInStore(
+    storeId: number,
+    testMode: boolean,
+    variantIds: number[],
+  ): Promise<number[]> {
+    if (variantIds.length === 0) return [];
+    const rows: { id: number }[] = await this.discounts.query(
+      `SELECT id FROM variants WHERE store_id = $1 AND test_mode = $2 AND id = ANY($3)`,
+      [storeId, testMode, variantIds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async storeOwned(principal: Principal, storeId: number): Promise<boolean> {
+    const rows: unknown[] = await this.discounts.query(
+      `SELECT 1 FROM stores WHERE id = $1 AND user_id = $2`,
+      [storeId, principal.userId],
+    );
+    return rows.length > 0;
   }
 
   codeTaken(
