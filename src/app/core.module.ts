@@ -13,6 +13,7 @@ import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CustomerModule } from '../modules/customer/customer.module';
+import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { StoreModule } from '../modules/store/store.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { QueueModule } from '../queue/queue.module';
@@ -25,6 +26,7 @@ const DOMAIN_MODULES = [
   CatalogModule,
   CustomerModule,
   WebhooksModule,
+  InvoiceModule,
 ];
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */

@@ -53,8 +53,8 @@ describe('money configuration', () => {
     expect(() =>
       loadConfig({ ...base, TAX_RATES: '{"gb":{"name":"VAT","rate":20}}' }),
     ).toThrow(/TAX_RATES/);
-    expect(() =>
-      loadConfig({ ...base, CURRENCY_RATES: '{"EUR":-1}' }),
-    ).toThrow(/CURRENCY_RATES/);
+    expect(() => loadConfig({ ...base, CURRENCY_RATES: '{"EUR":-1}' })).toThrow(
+      /CURRENCY_RATES/,
+    );
   });
 });

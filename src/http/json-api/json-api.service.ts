@@ -246,9 +246,7 @@ export class JsonApi {
     const records =
       definition.kind === 'ids'
         ? await target.findMany(principal, definition.ids(parent).map(String))
-        : await target.findByFilter(principal, definition.filter, [
-            Number(id),
-          ]);
+        : await target.findByFilter(principal, definition.filter, [Number(id)]);
     return {
       jsonapi: JSON_API_VERSION,
       links,

@@ -41,7 +41,8 @@ function applyPage<T extends object>(
 @Injectable()
 export class DiscountRepository {
   constructor(
-    @InjectRepository(Discount) private readonly discounts: Repository<Discount>,
+    @InjectRepository(Discount)
+    private readonly discounts: Repository<Discount>,
     @InjectRepository(DiscountRedemption)
     private readonly redemptions: Repository<DiscountRedemption>,
   ) {}

@@ -43,7 +43,7 @@ function view(overrides: Partial<InvoiceView> = {}): InvoiceView {
     statusLabel: 'Paid',
     testMode: false,
     store: { name: 'Zeta Goods', lines: ['zeta.example.com', 'United States'] },
-    customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+    customer: { name: 'Ada Lovelace', email: 'ada@example.com', country: null },
     lines: [
       {
         description: 'Pro Plan - Yearly',
@@ -186,7 +186,11 @@ describe('renderInvoicePdf', () => {
         view({
           currency: 'INR',
           store: { name: 'Łódź Środa Ștefan', lines: [] },
-          customer: { name: '李雷 Иван', email: 'li@example.com' },
+          customer: {
+            name: '李雷 Иван',
+            email: 'li@example.com',
+            country: null,
+          },
           lines: [
             {
               description: 'Emoji 🎉 plan',
@@ -209,7 +213,13 @@ describe('renderInvoicePdf', () => {
   it('embeds a Unicode font when configured', async () => {
     expect(existsSync(DEJAVU)).toBe(true);
     const pdf = await renderInvoicePdf(
-      view({ customer: { name: 'Иван Петров', email: 'ivan@example.com' } }),
+      view({
+        customer: {
+          name: 'Иван Петров',
+          email: 'ivan@example.com',
+          country: 'DE',
+        },
+      }),
       { fonts: { regular: DEJAVU, bold: null }, compress: false },
     );
     const raw = pdf.toString('latin1');

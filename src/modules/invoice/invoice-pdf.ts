@@ -149,7 +149,7 @@ export function renderInvoicePdf(
     f.name ?? view.customer.name,
     ...(f.address ? f.address.split('\n') : []),
     joinPresent([f.city, joinPresent([f.state, f.zip_code], ' ')], ', '),
-    f.country ? countryName(f.country) : '',
+    countryName(f.country ?? view.customer.country ?? ''),
     view.customer.email,
   ].filter((line) => line !== '');
   y = put('Bill to', LEFT, y, WIDTH, { font: bold, size: 9, color: MUTED });

@@ -35,7 +35,8 @@ export interface InvoiceData {
   statusLabel: string;
   testMode: boolean;
   store: { name: string; lines: string[] };
-  customer: { name: string; email: string };
+  /** Bill-to defaults when the caller's fields leave them out. */
+  customer: { name: string; email: string; country: string | null };
   lines: InvoiceLine[];
   subtotal: number;
   discountTotal: number;

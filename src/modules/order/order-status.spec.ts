@@ -19,7 +19,9 @@ describe('refundTransition', () => {
   it('refuses over-refunds and unpaid orders with 422', () => {
     const over = thrownAppError(() => refundTransition(paid, 1001));
     expect(over.status).toBe(422);
-    expect(over.errors[0].source).toEqual({ pointer: '/data/attributes/amount' });
+    expect(over.errors[0].source).toEqual({
+      pointer: '/data/attributes/amount',
+    });
     for (const status of ['failed', 'refunded', 'pending'] as const) {
       const error = thrownAppError(() =>
         refundTransition({ ...paid, status }, 1),

@@ -271,9 +271,7 @@ export class OrderRepository {
   }
 
   /** Net paid revenue in USD cents per customer. */
-  async revenueByCustomer(
-    customerIds: number[],
-  ): Promise<Map<number, number>> {
+  async revenueByCustomer(customerIds: number[]): Promise<Map<number, number>> {
     if (customerIds.length === 0) return new Map();
     const rows: { customer_id: number; revenue: string }[] =
       await this.orders.query(

@@ -136,7 +136,11 @@ export class OrderService {
       order.refundedAmountUsd =
         status === 'refunded'
           ? order.totalUsd
-          : toUsdCents(order.refundedAmount, order.currency, order.currencyRate);
+          : toUsdCents(
+              order.refundedAmount,
+              order.currency,
+              order.currencyRate,
+            );
       order.status = status;
       if (status === 'refunded') order.refundedAt = now;
       order.updatedAt = now;

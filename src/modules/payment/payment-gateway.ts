@@ -1,5 +1,6 @@
 /** What to charge: a card number typed at checkout, or a saved payment method (renewals). */
-export type PaymentSource = { cardNumber: string } | { paymentMethodId: string };
+export type PaymentSource =
+  { cardNumber: string } | { paymentMethodId: string };
 
 export interface ChargeRequest {
   /** Unique per charge (e.g. the order's identifier); a repeat with the same reference must not charge twice. */

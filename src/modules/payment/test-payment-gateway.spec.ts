@@ -8,7 +8,9 @@ import {
 
 describe('TestPaymentGateway', () => {
   const gateway = new TestPaymentGateway();
-  const charge = (source: { cardNumber: string } | { paymentMethodId: string }) =>
+  const charge = (
+    source: { cardNumber: string } | { paymentMethodId: string },
+  ) =>
     gateway.charge({
       reference: 'order-1',
       amount: 1000,
@@ -33,9 +35,9 @@ describe('TestPaymentGateway', () => {
     expect(
       (await charge({ paymentMethodId: 'pm_test_visa_4242' })).status,
     ).toBe('succeeded');
-    expect(
-      (await charge({ paymentMethodId: 'pm_test_declined' })).status,
-    ).toBe('declined');
+    expect((await charge({ paymentMethodId: 'pm_test_declined' })).status).toBe(
+      'declined',
+    );
   });
 
   it('refuses malformed numbers with 422', () => {
