@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
+import { Principal } from '../../src/http/auth/principal';
 import { ApiKeyMode } from '../../src/modules/account/api-key.entity';
 import { ApiKeyService } from '../../src/modules/account/api-key.service';
 import { UserService } from '../../src/modules/account/user.service';
+import {
+  CustomerService,
+  CustomerView,
+} from '../../src/modules/customer/customer.service';
 import { Store } from '../../src/modules/store/store.entity';
 import { StoreService } from '../../src/modules/store/store.service';
 
@@ -169,4 +174,34 @@ export async function createPricedProduct(
   const variantId = await defaultVariantId(baseUrl, key, created.id);
   const priced = await createPrice(baseUrl, key, variantId, price);
   return { product: created, variantId, priceId: priced.id };
+
+export interface CustomerFields {
+  testMode?: boolean;
+  name?: string;
+  email?: string;
+  city?: string | null;
+  region?: string | null;
+  country?: string | null;
+}
+
+/** A customer of one of the merchant's stores, built through CustomerService. */
+export async function createCustomer(
+  app: INestApplicationContext,
+  merchant: Merchant,
+  store: Store = merchant.stores[0],
+  fields: CustomerFields = {},
+): Promise<CustomerView> {
+  const principal: Principal = {
+    userId: merchant.userId,
+    apiKeyId: 0,
+    testMode: fields.testMode ?? true,
+  };
+  return app.get(CustomerService).create(principal, {
+    storeId: String(store.id),
+    name: fields.name ?? 'Test Customer',
+    email: fields.email ?? `customer-${unique()}@example.com`,
+    city: fields.city,
+    region: fields.region,
+    country: fields.country,
+  });
 }

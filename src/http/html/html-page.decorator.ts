@@ -3,7 +3,7 @@ import { NotJsonApi } from '../json-api/json-api-content-type.interceptor';
 import { HTML_PAGE_HEADERS } from './html';
 import { HtmlErrorFilter } from './html-error.filter';
 
-/** A route or controller that answers a server-rendered HTML page. */
+/** A route (method) that answers a server-rendered HTML page. */
 export const HtmlPage = () =>
   applyDecorators(
     NotJsonApi(),

@@ -10,12 +10,12 @@ import { CustomerService } from './customer.service';
 /** The page behind `urls.customer_portal`: the signed link is the credential. */
 @Controller('portal/customers')
 @Public()
-@HtmlPage()
 @UseGuards(SignedUrlGuard)
 export class CustomerPortalController {
   constructor(private readonly customers: CustomerService) {}
 
   @Get(':id')
+  @HtmlPage()
   async page(@Param('id') id: string): Promise<string> {
     const customerId = parseIntegerId(id);
     const portal =
