@@ -174,6 +174,7 @@ export async function createPricedProduct(
   const variantId = await defaultVariantId(baseUrl, key, created.id);
   const priced = await createPrice(baseUrl, key, variantId, price);
   return { product: created, variantId, priceId: priced.id };
+}
 
 export interface CustomerFields {
   testMode?: boolean;
