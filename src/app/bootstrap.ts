@@ -42,10 +42,20 @@ export async function createApiApp(
     void reply.header('X-Request-Id', request.id);
   });
   // JSON:API clients send application/vnd.api+json (Nest registers JSON and form parsers itself).
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser(
     'application/vnd.api+json',
     { parseAs: 'string' },
-    fastify.getDefaultJsonParser('error', 'error'),
+    (request, body, done) => {
+      // The official SDK sends this content type on body-less POSTs and
+      // DELETEs (generate-invoice, deleteWebhook): an empty body is no body.
+      const text = body.toString();
+      if (text === '') {
+        done(null, undefined);
+        return;
+      }
+      parseJson(request, text, done);
+    },
   );
 
   const app = await NestFactory.create<NestFastifyApplication>(
