@@ -54,7 +54,7 @@ export async function createApiApp(
         done(null, undefined);
         return;
       }
-      parseJson(request, text, done);
+      void parseJson(request, text, done);
     },
   );
 
