@@ -12,6 +12,8 @@ import { generateOrderInvoice } from '@lemonsqueezy/lemonsqueezy.js';
 import request from 'supertest';
 import { Transactions } from '../../src/database/transactions';
 import { CustomerService } from '../../src/modules/customer/customer.service';
+import { InvoiceSources } from '../../src/modules/invoice/invoice-source';
+import { InvoiceData } from '../../src/modules/invoice/invoice-view';
 import { InvoiceService } from '../../src/modules/invoice/invoice.service';
 import { OrderService } from '../../src/modules/order/order.service';
 import { OrderView } from '../../src/modules/order/order.repository';
@@ -371,6 +373,74 @@ describe('invoices', () => {
     const link = (data!.meta as { urls: { download_invoice: string } }).urls
       .download_invoice;
     expect(pdfToText((await poll(link)).pdf)).toContain('?? Lukasz');
+  });
+
+  it('serves a second source through the same routes, with scoped and unscoped links', async () => {
+    const sample: InvoiceData = {
+      number: 'S-7',
+      issuedAt: new Date('2026-11-01T00:00:00Z'),
+      currency: 'EUR',
+      status: 'paid',
+      statusLabel: 'Paid',
+      testMode: true,
+      store: { name: 'Sample Co', lines: [] },
+      customer: { name: 'Sam Ple', email: 'sam@example.com', country: null },
+      lines: [
+        {
+          description: 'Monthly plan',
+          quantity: 1,
+          unitPrice: 1200,
+          total: 1200,
+        },
+      ],
+      subtotal: 1200,
+      discountTotal: 0,
+      tax: 0,
+      total: 1200,
+      taxName: null,
+      taxRate: null,
+      taxInclusive: false,
+      refundedAmount: 0,
+      refundedAt: null,
+    };
+    t.app.get(InvoiceSources).register({
+      type: 'sample-invoices',
+      load: (principal, id) =>
+        Promise.resolve(
+          id === 7 && principal.userId === merchant.userId && principal.testMode
+            ? sample
+            : null,
+        ),
+      loadLinked: (id) => Promise.resolve(id === 7 ? sample : null),
+    });
+    const generated = await post(
+      '/v1/sample-invoices/7/generate-invoice?name=Plug%20In',
+    ).expect(200);
+    const text = pdfToText(
+      (await poll(generated.body.meta.urls.download_invoice as string)).pdf,
+    );
+    expect(text).toContain('Plug In');
+    expect(text).toContain('Sample Co');
+    expect(text).toContain('€12.00');
+    await post('/v1/sample-invoices/8/generate-invoice').expect(404);
+    await post('/v1/sample-invoices/7/generate-invoice', other.testKey).expect(
+      404,
+    );
+
+    // What urls.invoice_url shows: no fields, no owner, rendered on first request.
+    const invoices = t.app.get(InvoiceService);
+    const unscoped = invoices.link('sample-invoices', 7, null);
+    expect(unscoped).toMatch(
+      new RegExp(
+        `^${t.baseUrl}/invoices/sample-invoices/7\\?signature=[0-9a-f]{64}$`,
+      ),
+    );
+    expect(pdfToText((await poll(unscoped)).pdf)).toContain('Sam Ple');
+    // Orders serve scoped links only.
+    const orderLink = new URL(invoices.link('orders', order.id, null));
+    await request(t.baseUrl)
+      .get(orderLink.pathname + orderLink.search)
+      .expect(404);
   });
 
   it('answers 404 for a missing order or one in another mode or of another user', async () => {

@@ -16,6 +16,13 @@ export interface InvoiceSource {
    * 404). May throw an AppError when the record cannot be invoiced yet.
    */
   load(principal: Principal, id: number): Promise<InvoiceData | null>;
+  /**
+   * Optional: the invoice behind a link issued without an owner scope
+   * (`InvoiceService.link(type, id, null)`, e.g. for `urls.invoice_url`,
+   * rendered where no principal is at hand). The signature is then the only
+   * credential. A source without it serves only scoped links.
+   */
+  loadLinked?(id: number): Promise<InvoiceData | null>;
 }
 
 /** Every registered invoice source, by type. */

@@ -8,9 +8,8 @@ export const INVOICE_PDF_QUEUE = 'invoice-pdf';
 export interface InvoicePdfJob {
   type: string;
   id: number;
-  /** The scope the link was issued under (see InvoiceLink). */
-  userId: number;
-  testMode: boolean;
+  /** Whose view the link carries; null for an unscoped link (`InvoiceSource.loadLinked`). */
+  scope: { userId: number; testMode: boolean } | null;
   fields: InvoiceFields;
 }
 

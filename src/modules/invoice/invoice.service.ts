@@ -82,12 +82,15 @@ export class InvoiceService {
     if (id === null) throw AppError.notFound();
     const data = await source.load(principal, id);
     if (!data) throw AppError.notFound();
-    const scope = { userId: principal.userId, testMode: principal.testMode };
+    const scope: InvoiceScope = {
+      userId: principal.userId,
+      testMode: principal.testMode,
+    };
     const hash = this.contentHash(type, id, { ...data, fields });
     if (!(await this.storage.exists(this.storageKey(type, id, hash)))) {
       // The link re-enqueues on its first poll, so a queue outage here only delays.
       await this.jobs
-        .enqueue({ type, id, ...scope, fields }, hash)
+        .enqueue({ type, id, scope, fields }, hash)
         .catch((error: unknown) =>
           this.logger.warn(
             { err: error, type, id },
@@ -99,19 +102,22 @@ export class InvoiceService {
   }
 
   /**
-   * The signed, non-expiring download link of a record's invoice (what
-   * `urls.invoice_url` shows when `fields` is empty). Pure: no I/O; the PDF
-   * is rendered on the link's first request.
+   * The signed, non-expiring download link of a record's invoice. Pure: no
+   * I/O; the PDF is rendered on the link's first request. With a scope the
+   * link reads the record as that user in that mode; with null (for
+   * `urls.invoice_url`) the source must implement `loadLinked`.
    */
   link(
     type: string,
     id: number,
-    scope: InvoiceScope,
+    scope: InvoiceScope | null,
     fields: InvoiceFields = {},
   ): string {
     const query = invoiceFieldsQuery(fields);
-    query.append('owner', String(scope.userId));
-    query.append('mode', scope.testMode ? 'test' : 'live');
+    if (scope) {
+      query.append('owner', String(scope.userId));
+      query.append('mode', scope.testMode ? 'test' : 'live');
+    }
     return this.signedUrls.sign(
       this.config.http.publicBaseUrl,
       `/invoices/${type}/${id}?${query.toString()}`,
@@ -127,9 +133,9 @@ export class InvoiceService {
     const source = this.source(type);
     const id = parseIntegerId(rawId);
     const scope = this.scopeOf(query);
-    if (id === null || !scope) throw AppError.notFound();
+    if (id === null || scope === undefined) throw AppError.notFound();
     const fields = invoiceFieldsFromQuery(query, LINK_PARAMS);
-    const data = await source.load(this.principalOf(scope), id);
+    const data = await this.loadFor(source, id, scope);
     if (!data) throw AppError.notFound('This invoice no longer exists.');
     const hash = this.contentHash(type, id, { ...data, fields });
     const file = await this.storage.open(this.storageKey(type, id, hash));
@@ -141,7 +147,7 @@ export class InvoiceService {
         ...file,
       };
     }
-    await this.jobs.enqueue({ type, id, ...scope, fields }, hash);
+    await this.jobs.enqueue({ type, id, scope, fields }, hash);
     return { ready: false, retryAfterSeconds: RETRY_AFTER_SECONDS };
   }
 
@@ -151,7 +157,7 @@ export class InvoiceService {
    */
   async render(job: InvoicePdfJob): Promise<void> {
     const source = this.source(job.type);
-    const data = await source.load(this.principalOf(job), job.id);
+    const data = await this.loadFor(source, job.id, job.scope);
     if (!data) {
       this.logger.warn(
         { type: job.type, id: job.id },
@@ -175,17 +181,27 @@ export class InvoiceService {
     return source;
   }
 
-  private scopeOf(query: RawQuery): InvoiceScope | null {
+  /** The link's scope; null when it has none, undefined when it is malformed. */
+  private scopeOf(query: RawQuery): InvoiceScope | null | undefined {
+    if (query.owner === undefined && query.mode === undefined) return null;
     const owner = typeof query.owner === 'string' ? query.owner : '';
     const userId = parseIntegerId(owner);
-    if (userId === null) return null;
-    if (query.mode !== 'test' && query.mode !== 'live') return null;
+    if (userId === null) return undefined;
+    if (query.mode !== 'test' && query.mode !== 'live') return undefined;
     return { userId, testMode: query.mode === 'test' };
   }
 
-  /** A link stands in for the key that asked for it: same user, same mode. */
-  private principalOf(scope: InvoiceScope): Principal {
-    return { userId: scope.userId, apiKeyId: 0, testMode: scope.testMode };
+  /** A scoped link stands in for the key that asked for it: same user, same mode. */
+  private loadFor(
+    source: InvoiceSource,
+    id: number,
+    scope: InvoiceScope | null,
+  ): Promise<InvoiceData | null> {
+    if (scope) {
+      const principal: Principal = { ...scope, apiKeyId: 0 };
+      return source.load(principal, id);
+    }
+    return source.loadLinked ? source.loadLinked(id) : Promise.resolve(null);
   }
 
   private contentHash(
