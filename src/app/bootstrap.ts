@@ -42,19 +42,15 @@ export async function createApiApp(
     void reply.header('X-Request-Id', request.id);
   });
   // JSON:API clients send application/vnd.api+json (Nest registers JSON and form parsers itself).
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  // The official SDK sets that Content-Type on body-less DELETEs too, so an empty body is no body.
+  const jsonParser = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser(
     'application/vnd.api+json',
     { parseAs: 'string' },
     (request, body, done) => {
-      // The official SDK sends this content type on body-less POSTs and
-      // DELETEs (generate-invoice, deleteWebhook): an empty body is no body.
       const text = body.toString();
-      if (text === '') {
-        done(null, undefined);
-        return;
-      }
-      void parseJson(request, text, done);
+      if (text === '') done(null, undefined);
+      else void jsonParser(request, text, done);
     },
   );
 

@@ -12,8 +12,11 @@ import { SignedUrls } from '../http/signed-urls/signed-urls.service';
 import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
+import { CheckoutModule } from '../modules/checkout/checkout.module';
 import { CustomerModule } from '../modules/customer/customer.module';
+import { DiscountModule } from '../modules/discount/discount.module';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
+import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { QueueModule } from '../queue/queue.module';
@@ -26,6 +29,9 @@ const DOMAIN_MODULES = [
   CatalogModule,
   CustomerModule,
   WebhooksModule,
+  OrderModule,
+  DiscountModule,
+  CheckoutModule,
   InvoiceModule,
 ];
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { parseDurationList } from '../common/durations';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], {
@@ -59,6 +60,15 @@ const currencyRates = jsonObject.pipe(
   ),
 );
 
+const durationList = z.string().transform((value, context) => {
+  try {
+    return parseDurationList(value);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
 const postgresUrl = z.url({
   protocol: /^postgres(ql)?$/,
   error: 'must be a postgres:// URL',
@@ -68,6 +78,9 @@ const redisUrl = z.url({
   protocol: /^rediss?$/,
   error: 'must be a redis:// or rediss:// URL',
 });
+
+/** 5 s, 25 s, 125 s as Lemon Squeezy does, then hourly: the last try is within 24 h of the first. */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,25s,125s,1h*23';
 
 /**
  * Every environment variable Zest reads. `.env.example` documents each one;
@@ -112,6 +125,13 @@ const environmentSchema = z.object({
   TAX_RATES: taxRates.default({}),
   TAX_INCLUSIVE: booleanFlag.default(false),
   CURRENCY_RATES: currencyRates.default({}),
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
+  WEBHOOK_RETRY_DELAYS: durationList.default(
+    parseDurationList(DEFAULT_WEBHOOK_RETRY_DELAYS),
+  ),
+  WEBHOOK_RELAY_INTERVAL_MS: positiveInt.default(5000),
+  WEBHOOK_CONCURRENCY: positiveInt.default(10),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -169,6 +189,18 @@ export interface AppConfig {
     taxInclusive: boolean;
     /** USD per one unit of each currency; USD itself is always 1. */
     currencyRates: Record<string, number>;
+  };
+  webhooks: {
+    /** Lets deliveries reach private, loopback and other non-public addresses (tests, closed networks). */
+    allowPrivate: boolean;
+    /** A delivery that has no response status within this time failed. */
+    timeoutMs: number;
+    /** Waits before each retry; after the last, the delivery is failed. */
+    retryDelaysMs: number[];
+    /** How often the relay and the sweeper run without a nudge. */
+    relayIntervalMs: number;
+    /** Deliveries in flight per worker process. */
+    concurrency: number;
   };
 }
 
@@ -269,6 +301,13 @@ export function loadConfig(
       taxRates: e.TAX_RATES,
       taxInclusive: e.TAX_INCLUSIVE,
       currencyRates: { ...e.CURRENCY_RATES, USD: 1 },
+    },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: e.WEBHOOK_RETRY_DELAYS,
+      relayIntervalMs: e.WEBHOOK_RELAY_INTERVAL_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
     },
   };
 }

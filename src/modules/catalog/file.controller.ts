@@ -1,10 +1,18 @@
-import { Controller, Get, Param, Query, StreamableFile } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Param,
+  Query,
+  StreamableFile,
+  UseGuards,
+} from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { CurrentPrincipal } from '../../http/auth/principal';
 import type { Principal } from '../../http/auth/principal';
 import { Public } from '../../http/auth/public.decorator';
 import { NotJsonApi } from '../../http/json-api/json-api-content-type.interceptor';
 import { JsonApi } from '../../http/json-api/json-api.service';
+import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import type { RawQuery } from '../../http/json-api/list-query';
 import { FileSerializer } from './file.serializer';
 import { FileService } from './file.service';
@@ -45,6 +53,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The signed `download_url` of a file: no API key, the signature is the credential. */
 @Public()
 @NotJsonApi()
+@UseGuards(SignedUrlGuard)
 @Controller('downloads')
 export class FileDownloadController {
   constructor(private readonly files: FileService) {}
@@ -52,14 +61,9 @@ export class FileDownloadController {
   @Get(':identifier')
   async download(
     @Param('identifier') identifier: string,
-    @Query() query: RawQuery,
   ): Promise<StreamableFile> {
     if (!UUID.test(identifier)) throw AppError.notFound();
-    const { file, content } = await this.files.download(
-      identifier,
-      query.expires,
-      query.signature,
-    );
+    const { file, content } = await this.files.download(identifier);
     return new StreamableFile(content, {
       type: file.contentType,
       length: file.size,

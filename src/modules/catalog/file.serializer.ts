@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
+import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
 import {
   FilterValue,
   filterParsers,
@@ -16,9 +17,11 @@ import {
   ResourceType,
 } from '../../http/json-api/resource';
 import { formatFileSize } from './catalog-format';
-import { signedDownloadUrl } from './download-url';
 import { CatalogFile } from './file.entity';
 import { FileService } from './file.service';
+
+/** Download links live this long (reference: `download_url` expires after 1 hour). */
+const DOWNLOAD_TTL_SECONDS = 3600;
 
 /** JSON:API `files`: 13 attributes with camelCase timestamps, as the reference has them. */
 @Injectable()
@@ -40,6 +43,7 @@ export class FileSerializer implements ResourceType<CatalogFile>, OnModuleInit {
   constructor(
     private readonly files: FileService,
     private readonly jsonApi: JsonApi,
+    private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -59,11 +63,14 @@ export class FileSerializer implements ResourceType<CatalogFile>, OnModuleInit {
       name: file.name,
       extension: file.extension,
       // A fresh link on every read: it expires an hour after the request.
-      download_url: signedDownloadUrl(
+      download_url: this.signedUrls.sign(
         this.config.http.publicBaseUrl,
-        this.config.appKey,
-        file.identifier,
-        this.clock.now(),
+        `/downloads/${file.identifier}`,
+        {
+          expiresAt: new Date(
+            this.clock.now().getTime() + DOWNLOAD_TTL_SECONDS * 1000,
+          ),
+        },
       ),
       size: file.size,
       size_formatted: formatFileSize(file.size),

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { Clock } from '../../common/clock';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogScope } from './catalog-scope';
-import { verifyDownload } from './download-url';
 import { CatalogFile, FileStatus } from './file.entity';
 import { FileRepository } from './file.repository';
 import { VariantRepository } from './variant.repository';
@@ -33,8 +29,6 @@ export class FileService {
     private readonly files: FileRepository,
     private readonly variants: VariantRepository,
     private readonly transactions: Transactions,
-    private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -81,22 +75,10 @@ export class FileService {
     });
   }
 
-  /** The bytes behind a signed `download_url`; 403 for a bad or expired signature. */
+  /** The bytes behind a `download_url` (whose signature the route's guard checked). */
   async download(
     identifier: string,
-    expires: unknown,
-    signature: unknown,
   ): Promise<{ file: CatalogFile; content: Buffer }> {
-    if (
-      !verifyDownload(
-        this.config.appKey,
-        identifier,
-        expires,
-        signature,
-        this.clock.now(),
-      )
-    )
-      throw AppError.forbidden('This download link is invalid or has expired.');
     const found = await this.files.findContent(identifier);
     if (!found) throw AppError.notFound();
     return found;

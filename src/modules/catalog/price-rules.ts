@@ -136,6 +136,11 @@ export function normalizePrice(input: PriceInput): PriceFields {
   let tiers: PriceTier[] | null = null;
   if (tiered) {
     tiers = normalizeTiers(input.tiers, fail);
+    if (given(input.unit_price) || given(input.unit_price_decimal))
+      fail(
+        given(input.unit_price) ? 'unit_price' : 'unit_price_decimal',
+        'Graduated and volume prices take their unit prices from tiers.',
+      );
   } else if (given(input.tiers)) {
     fail('tiers', 'Tiers apply only to the graduated and volume schemes.');
   }
@@ -196,6 +201,17 @@ export function normalizePrice(input: PriceInput): PriceFields {
     suggestedPrice: pwyw ? (input.suggested_price ?? null) : null,
     taxCode: input.tax_code ?? 'eservice',
   };
+}
+
+/**
+ * The per-unit amount in cents a price shows as a single number (a product's
+ * `price`, a variant's deprecated `price`): the unit price, or the first
+ * tier's for tiered prices.
+ */
+export function headlineUnitPrice(
+  price: Pick<PriceFields, 'unitPrice' | 'tiers'>,
+): number {
+  return price.unitPrice ?? price.tiers?.[0]?.unit_price ?? 0;
 }
 
 function normalizeTiers(

@@ -4,6 +4,8 @@ import { EntityManager, Repository } from 'typeorm';
 import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { PriceTier } from './price.entity';
+import { headlineUnitPrice } from './price-rules';
 import { Product } from './product.entity';
 import { VariantPriceSummary } from './product-pricing';
 
@@ -120,9 +122,12 @@ export class ProductRepository {
       uuid: string;
       status: VariantPriceSummary['status'];
       sort: number;
+      price_id: number | null;
       unit_price: number | null;
+      tiers: PriceTier[] | null;
     }[] = await this.products.manager.query(
-      `SELECT v.id, v.product_id, v.uuid, v.status, v.sort, p.unit_price
+      `SELECT v.id, v.product_id, v.uuid, v.status, v.sort,
+              p.id AS price_id, p.unit_price, p.tiers
          FROM variants v
          LEFT JOIN prices p ON p.id = v.current_price_id
         WHERE v.product_id = ANY($1)
@@ -135,7 +140,10 @@ export class ProductRepository {
       uuid: row.uuid,
       status: row.status,
       sort: row.sort,
-      unitPrice: row.unit_price,
+      unitPrice:
+        row.price_id === null
+          ? null
+          : headlineUnitPrice({ unitPrice: row.unit_price, tiers: row.tiers }),
     }));
   }
 }

@@ -13,6 +13,7 @@ import {
   ResourceType,
 } from '../../http/json-api/resource';
 import { formatStatus } from './catalog-format';
+import { headlineUnitPrice } from './price-rules';
 import { VariantService, VariantView } from './variant.service';
 
 /** JSON:API `variants`: 27 attributes, the last ten deprecated and derived from the current price. */
@@ -78,7 +79,7 @@ export class VariantSerializer
       created_at: formatTimestamp(variant.createdAt),
       updated_at: formatTimestamp(variant.updatedAt),
       test_mode: variant.testMode,
-      price: price?.unitPrice ?? 0,
+      price: price ? headlineUnitPrice(price) : 0,
       is_subscription: subscription,
       interval: subscription ? price.renewalIntervalUnit : null,
       interval_count: subscription ? price.renewalIntervalQuantity : null,

@@ -164,7 +164,7 @@ export class DiscountRepository {
         )
         .execute();
     }
-    return { ...discount, variantIds };
+    return Object.assign(discount, { variantIds });
   }
 
   async softDelete(id: number, now: Date): Promise<void> {
@@ -282,11 +282,12 @@ export class DiscountRepository {
             })
             .orderBy('link.variant_id', 'ASC')
             .getRawMany();
-    return discounts.map((discount) => ({
-      ...discount,
-      variantIds: links
-        .filter((link) => link.discount_id === discount.id)
-        .map((link) => link.variant_id),
-    }));
+    return discounts.map((discount) =>
+      Object.assign(discount, {
+        variantIds: links
+          .filter((link) => link.discount_id === discount.id)
+          .map((link) => link.variant_id),
+      }),
+    );
   }
 }

@@ -34,9 +34,14 @@ export class StoreController {
     @CurrentPrincipal() principal: Principal,
     @JsonApiBody(STORE_CREATE) body: WriteDocument<StoreAttributes>,
   ) {
+    const { name, slug, domain, currency, country } = body.attributes;
     const store = await this.service.create({
       userId: principal.userId,
-      ...body.attributes,
+      name,
+      slug,
+      domain,
+      currency,
+      country,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
