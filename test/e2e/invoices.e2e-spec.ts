@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { generateOrderInvoice } from '@lemonsqueezy/lemonsqueezy.js';
 import request from 'supertest';
 import { Transactions } from '../../src/database/transactions';
+import { Principal } from '../../src/http/auth/principal';
 import { CustomerService } from '../../src/modules/customer/customer.service';
 import { InvoiceSources } from '../../src/modules/invoice/invoice-source';
 import { InvoiceData } from '../../src/modules/invoice/invoice-view';
@@ -24,6 +25,7 @@ import {
 } from '../support/factories';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
+import { startTestWorker, TestWorker } from '../support/worker';
 
 interface OrderSpec {
   storeId: number;
@@ -129,10 +131,11 @@ async function poll(
   throw new Error(`the PDF never became ready: ${statuses.join(',')}`);
 }
 
-// PDFs are rendered by the worker's processor, so the test app runs the
-// processors in-process on both backends (embedded mode always does).
+// PDFs are rendered by the worker: a worker context of its own against
+// PostgreSQL + Redis (sharing STORAGE_DIR), the app itself when embedded.
 describe('invoices', () => {
   let t: TestApp;
+  let worker: TestWorker;
   let merchant: Merchant;
   let other: Merchant;
   let order: OrderView;
@@ -141,7 +144,8 @@ describe('invoices', () => {
   let restoreFetch: () => void;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { withProcessors: true });
+    t = await startTestApp();
+    worker = await startTestWorker(t);
     merchant = await createMerchant(t.app, ['Invoice Goods']);
     other = await createMerchant(t.app, ['Elsewhere']);
     const storeId = merchant.stores[0].id;
@@ -166,6 +170,7 @@ describe('invoices', () => {
   });
   afterAll(async () => {
     restoreFetch();
+    await worker.close();
     await t.close();
   });
 
@@ -403,16 +408,21 @@ describe('invoices', () => {
       refundedAmount: 0,
       refundedAt: null,
     };
-    t.app.get(InvoiceSources).register({
+    const source = {
       type: 'sample-invoices',
-      load: (principal, id) =>
+      load: (principal: Principal, id: number) =>
         Promise.resolve(
           id === 7 && principal.userId === merchant.userId && principal.testMode
             ? sample
             : null,
         ),
-      loadLinked: (id) => Promise.resolve(id === 7 ? sample : null),
-    });
+      loadLinked: (id: number) => Promise.resolve(id === 7 ? sample : null),
+    };
+    // The API answers generate-invoice and downloads; the worker renders.
+    t.app.get(InvoiceSources).register(source);
+    if (worker.context !== t.app) {
+      worker.context.get(InvoiceSources).register(source);
+    }
     const generated = await post(
       '/v1/sample-invoices/7/generate-invoice?name=Plug%20In',
     ).expect(200);

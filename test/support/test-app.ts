@@ -62,19 +62,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions {
-  /**
-   * Run the BullMQ processors in the test process too. Always on in the
-   * embedded mode (one process does everything there); off by default
-   * against PostgreSQL + Redis, where production runs them in the worker.
-   */
-  withProcessors?: boolean;
-}
-
 /** The real API application on a fresh database, listening on a loopback port. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const testDatabase = await createTestDatabase();
   const port = await freePort();
@@ -95,8 +85,7 @@ export async function startTestApp(
   const database = await openDatabase(config, { inMemory: true });
   await runMigrations(database.url);
   const app = await createApiApp(config, database, {
-    withProcessors:
-      database.embedded !== null || (options.withProcessors ?? false),
+    withProcessors: database.embedded !== null,
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {
