@@ -52,10 +52,16 @@ export async function createApiApp(
     void reply.header('X-Request-Id', request.id);
   });
   // JSON:API clients send application/vnd.api+json (Nest registers JSON and form parsers itself).
+  // The official SDK sets that Content-Type on body-less DELETEs too, so an empty body is no body.
+  const jsonParser = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser(
     'application/vnd.api+json',
     { parseAs: 'string' },
-    fastify.getDefaultJsonParser('error', 'error'),
+    (request, body, done) => {
+      const text = body.toString();
+      if (text === '') done(null, undefined);
+      else void jsonParser(request, text, done);
+    },
   );
   // Bodies are JSON:API, JSON or form fields; anything else is a 415.
   fastify.removeContentTypeParser('text/plain');

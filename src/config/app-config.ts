@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { parseDurationList } from '../common/durations';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], {
@@ -29,6 +30,45 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** A JSON object in an environment variable, e.g. TAX_RATES='{"GB":{"name":"VAT","rate":20}}'. */
+const jsonObject = z.string().transform((value, context) => {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed;
+  } catch {
+    // reported below
+  }
+  context.addIssue({ code: 'custom', message: 'must be a JSON object' });
+  return z.NEVER;
+});
+
+const taxRates = jsonObject.pipe(
+  z.record(
+    z.string().regex(/^[A-Z]{2}$/, 'keys must be ISO 3166-1 alpha-2 codes'),
+    z.object({
+      name: z.string().min(1),
+      rate: z.number().min(0).max(100),
+    }),
+  ),
+);
+
+const currencyRates = jsonObject.pipe(
+  z.record(
+    z.string().regex(/^[A-Z]{3}$/, 'keys must be ISO 4217 codes'),
+    z.number().positive('rates must be positive'),
+  ),
+);
+
+const durationList = z.string().transform((value, context) => {
+  try {
+    return parseDurationList(value);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
 const postgresUrl = z.url({
   protocol: /^postgres(ql)?$/,
   error: 'must be a postgres:// URL',
@@ -38,6 +78,9 @@ const redisUrl = z.url({
   protocol: /^rediss?$/,
   error: 'must be a redis:// or rediss:// URL',
 });
+
+/** 5 s, 25 s, 125 s as Lemon Squeezy does, then hourly: the last try is within 24 h of the first. */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,25s,125s,1h*23';
 
 /**
  * Every environment variable Zest reads. `.env.example` documents each one;
@@ -76,6 +119,17 @@ const environmentSchema = z.object({
   LICENSE_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   API_KEY_CACHE_TTL_MS: nonNegativeInt.default(5000),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(25000),
+  BILLING_SWEEP_INTERVAL_MS: positiveInt.default(60000),
+  TAX_RATES: taxRates.default({}),
+  TAX_INCLUSIVE: booleanFlag.default(false),
+  CURRENCY_RATES: currencyRates.default({}),
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
+  WEBHOOK_RETRY_DELAYS: durationList.default(
+    parseDurationList(DEFAULT_WEBHOOK_RETRY_DELAYS),
+  ),
+  WEBHOOK_RELAY_INTERVAL_MS: positiveInt.default(5000),
+  WEBHOOK_CONCURRENCY: positiveInt.default(10),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -114,6 +168,30 @@ export interface AppConfig {
   };
   apiKeyCacheTtlMs: number;
   shutdownTimeoutMs: number;
+  billing: {
+    /** How often the worker's renewal sweep runs. */
+    sweepIntervalMs: number;
+  };
+  money: {
+    /** Sales tax by billing country (percent); a country not listed pays none. */
+    taxRates: Record<string, { name: string; rate: number }>;
+    /** Whether prices already include the tax. */
+    taxInclusive: boolean;
+    /** USD per one unit of each currency; USD itself is always 1. */
+    currencyRates: Record<string, number>;
+  };
+  webhooks: {
+    /** Lets deliveries reach private, loopback and other non-public addresses (tests, closed networks). */
+    allowPrivate: boolean;
+    /** A delivery that has no response status within this time failed. */
+    timeoutMs: number;
+    /** Waits before each retry; after the last, the delivery is failed. */
+    retryDelaysMs: number[];
+    /** How often the relay and the sweeper run without a nudge. */
+    relayIntervalMs: number;
+    /** Deliveries in flight per worker process. */
+    concurrency: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -196,5 +274,18 @@ export function loadConfig(
     },
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    billing: { sweepIntervalMs: e.BILLING_SWEEP_INTERVAL_MS },
+    money: {
+      taxRates: e.TAX_RATES,
+      taxInclusive: e.TAX_INCLUSIVE,
+      currencyRates: { ...e.CURRENCY_RATES, USD: 1 },
+    },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: e.WEBHOOK_RETRY_DELAYS,
+      relayIntervalMs: e.WEBHOOK_RELAY_INTERVAL_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+    },
   };
 }

@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { CatalogService, PurchasableVariant } from '../catalog/catalog.service';
+import { Price } from '../catalog/price.entity';
+import { Product } from '../catalog/product.entity';
+import { Variant } from '../catalog/variant.entity';
+import { Store } from '../store/store.entity';
+import { Checkout } from './checkout.entity';
+
+const OWNED_STORES = 'SELECT s.id FROM stores s WHERE s.user_id = :userId';
+
+const SORTS: Record<string, string> = {
+  created_at: 'checkout.created_at',
+  updated_at: 'checkout.updated_at',
+};
+
+/** A purchasable variant with everything a checkout shows and a purchase needs. */
+export interface PurchaseTarget {
+  store: Store;
+  product: Product;
+  variant: Variant;
+  /** The variant's current price. */
+  price: Price;
+  /** The variants a buyer may choose from, in display order. */
+  choices: Variant[];
+  /** Current prices of the choices, by variant id. */
+  prices: Map<number, Price>;
+}
+
+/** Every query for checkouts, and the catalog reads a checkout needs. */
+@Injectable()
+export class CheckoutRepository {
+  constructor(
+    @InjectRepository(Checkout)
+    private readonly checkouts: Repository<Checkout>,
+    @InjectRepository(Store) private readonly stores: Repository<Store>,
+    private readonly catalog: CatalogService,
+  ) {}
+
+  save(checkout: Checkout): Promise<Checkout> {
+    return this.checkouts.save(checkout);
+  }
+
+  create(fields: Partial<Checkout>): Checkout {
+    return this.checkouts.create(fields);
+  }
+
+  findById(id: string): Promise<Checkout | null> {
+    return this.checkouts.findOneBy({ id });
+  }
+
+  private visible(principal: Principal) {
+    return this.checkouts
+      .createQueryBuilder('checkout')
+      .where(`checkout.store_id IN (${OWNED_STORES})`, {
+        userId: principal.userId,
+      })
+      .andWhere('checkout.test_mode = :testMode', {
+        testMode: principal.testMode,
+      });
+  }
+
+  findVisible(principal: Principal, ids: string[]): Promise<Checkout[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.visible(principal)
+      .andWhere('checkout.id IN (:...ids)', { ids })
+      .getMany();
+  }
+
+  async findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<Checkout>> {
+    const builder = this.visible(principal);
+    for (const filter of ['store_id', 'variant_id'] as const) {
+      if (query.filters[filter] !== undefined) {
+        builder.andWhere(`checkout.${filter} = :${filter}`, {
+          [filter]: query.filters[filter],
+        });
+      }
+    }
+    for (const key of query.sort) {
+      builder.addOrderBy(SORTS[key.field], key.descending ? 'DESC' : 'ASC');
+    }
+    const last = query.sort[query.sort.length - 1];
+    const [records, total] = await builder
+      .addOrderBy('checkout.id', last?.descending ? 'DESC' : 'ASC')
+      .offset((query.page.number - 1) * query.page.size)
+      .limit(query.page.size)
+      .getManyAndCount();
+    return { records, total };
+  }
+
+  findBy(
+    principal: Principal,
+    filter: 'store_id' | 'variant_id',
+    values: FilterValue[],
+  ): Promise<Checkout[]> {
+    return this.visible(principal)
+      .andWhere(`checkout.${filter} IN (:...values)`, { values })
+      .orderBy('checkout.created_at', 'DESC')
+      .addOrderBy('checkout.id', 'DESC')
+      .getMany();
+  }
+
+  async storeName(storeId: number): Promise<string | null> {
+    const store = await this.stores.findOneBy({ id: storeId });
+    return store?.name ?? null;
+  }
+
+  storeOwned(principal: Principal, storeId: number): Promise<boolean> {
+    return this.stores.existsBy({ id: storeId, userId: principal.userId });
+  }
+
+  /** A variant of the caller's stores in its mode, purchasable or not. */
+  visibleVariant(principal: Principal, id: number): Promise<Variant | null> {
+    return this.catalog.findVariant(
+      { testMode: principal.testMode, userId: principal.userId },
+      id,
+    );
+  }
+
+  /** The purchasable variant of a checkout, in the checkout's store and mode. */
+  async targetOf(
+    storeId: number,
+    testMode: boolean,
+    variantId: number,
+  ): Promise<PurchaseTarget | null> {
+    return this.target(
+      await this.catalog.findPurchasableVariant(
+        { testMode, storeId },
+        variantId,
+      ),
+    );
+  }
+
+  /** The purchasable variant behind a buy_now_url. */
+  async targetByUuid(uuid: string): Promise<PurchaseTarget | null> {
+    return this.target(await this.catalog.findPurchasableVariantByUuid(uuid));
+  }
+
+  private async target(
+    purchasable: PurchasableVariant | null,
+  ): Promise<PurchaseTarget | null> {
+    if (!purchasable) return null;
+    const { variant, product, price, choices } = purchasable;
+    const scope = { testMode: variant.testMode, storeId: variant.storeId };
+    const [store, others] = await Promise.all([
+      this.stores.findOneBy({ id: variant.storeId }),
+      Promise.all(
+        choices
+          .filter((choice) => choice.id !== variant.id)
+          .map((choice) =>
+            this.catalog.findPurchasableVariant(scope, choice.id),
+          ),
+      ),
+    ]);
+    if (!store) return null;
+    const prices = new Map<number, Price>([[variant.id, price]]);
+    for (const other of others) {
+      if (other) prices.set(other.variant.id, other.price);
+    }
+    return {
+      store,
+      product,
+      variant,
+      price,
+      choices: choices.filter((choice) => prices.has(choice.id)),
+      prices,
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, OnApplicationBootstrap } from '@nestjs/common';
+import { Job } from 'bullmq';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import {
+  WEBHOOK_DELIVERY_QUEUE,
+  WebhookDeliveryJob,
+} from './webhook-delivery.queue';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+
+// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
+// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
+@Processor(WEBHOOK_DELIVERY_QUEUE, { drainDelay: 1 })
+export class WebhookDeliveryProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap
+{
+  constructor(
+    private readonly deliveries: WebhookDeliveryService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap() {
+    // Deliveries mostly wait on the network, so several run per process.
+    this.worker.concurrency = this.config.webhooks.concurrency;
+  }
+
+  async process(job: Job<WebhookDeliveryJob>): Promise<void> {
+    await this.deliveries.attempt(job.data.deliveryId, job.data.attempt);
+  }
+}

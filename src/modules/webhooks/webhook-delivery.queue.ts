@@ -1,0 +1,69 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { Queue } from 'bullmq';
+
+export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+
+/** One attempt of one delivery; PostgreSQL holds the delivery's state. */
+export interface WebhookDeliveryJob {
+  deliveryId: string;
+  attempt: number;
+}
+
+/** Deterministic, so enqueueing an attempt twice is a no-op (BullMQ custom ids may not contain ':'). */
+export function deliveryJobId(deliveryId: string, attempt: number): string {
+  return `delivery-${deliveryId}-${attempt}`;
+}
+
+@Injectable()
+export class WebhookDeliveryQueue {
+  constructor(
+    @InjectQueue(WEBHOOK_DELIVERY_QUEUE)
+    private readonly queue: Queue<WebhookDeliveryJob>,
+  ) {}
+
+  /** Enqueues an attempt of a new delivery (one round trip; an existing job wins). */
+  async add(deliveryId: string, attempt: number, delayMs = 0): Promise<void> {
+    await this.queue.add(
+      'deliver',
+      { deliveryId, attempt },
+      {
+        jobId: deliveryJobId(deliveryId, attempt),
+        delay: Math.max(0, Math.round(delayMs)),
+        // A thrown error (database away) is retried; the send itself never throws.
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 3600, count: 10_000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
+  }
+
+  /**
+   * Makes sure the attempt is in the queue and runs by `dueAt`: a finished
+   * job with that id (completed as a no-op, or failed after stalling more
+   * than maxStalledCount times) is removed so the attempt can run again; a
+   * delayed one is promoted when due. Returns true if it had to act.
+   */
+  async ensure(
+    deliveryId: string,
+    attempt: number,
+    dueAt: Date,
+  ): Promise<boolean> {
+    const job = await this.queue.getJob(deliveryJobId(deliveryId, attempt));
+    const delayMs = dueAt.getTime() - Date.now();
+    if (job) {
+      const state = await job.getState();
+      if (state === 'delayed') {
+        if (delayMs > 0) return false;
+        await job.promote();
+        return true;
+      }
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown')
+        return false;
+      await job.remove();
+    }
+    await this.add(deliveryId, attempt, delayMs);
+    return true;
+  }
+}

@@ -1,0 +1,153 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Principal } from '../../http/auth/principal';
+import { retryDelayMs } from './retry-schedule';
+import { WebhookDeliveryQueue } from './webhook-delivery.queue';
+import {
+  ClaimedDelivery,
+  WebhookDeliveryRepository,
+} from './webhook-delivery.repository';
+import {
+  lemonSqueezySignature,
+  SecretBox,
+  standardWebhookSignature,
+} from './webhook-secret';
+import { WebhookSender } from './webhook-sender';
+
+/** The body a receiver gets: no `jsonapi`, no top-level links (reference section 8). */
+export function deliveryBody(delivery: ClaimedDelivery): string {
+  const meta: Record<string, unknown> = {
+    event_name: delivery.eventName,
+    test_mode: delivery.testMode,
+    webhook_id: String(delivery.webhookId),
+  };
+  if (delivery.customData) meta.custom_data = delivery.customData;
+  return JSON.stringify({ meta, data: delivery.data });
+}
+
+/** Sends delivery attempts and keeps their state in PostgreSQL. */
+@Injectable()
+export class WebhookDeliveryService {
+  private readonly logger = new Logger(WebhookDeliveryService.name);
+  private readonly secrets: SecretBox;
+  private sender: WebhookSender;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly queue: WebhookDeliveryQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.secrets = new SecretBox(config.appKey);
+    this.sender = new WebhookSender({
+      timeoutMs: config.webhooks.timeoutMs,
+      allowPrivate: config.webhooks.allowPrivate,
+    });
+  }
+
+  /** Tests swap in a sender with a fake resolver. */
+  useSender(sender: WebhookSender) {
+    this.sender = sender;
+  }
+
+  /**
+   * Runs attempt `attempt` of a delivery if it is still due, records it, and
+   * enqueues the next attempt after a failure. Idempotent: a duplicate job
+   * finds the attempt claimed or done and does nothing.
+   */
+  async attempt(deliveryId: string, attempt: number): Promise<void> {
+    // The claim outlives the request's deadline, so a live sender is never overtaken.
+    const claimMs = this.config.webhooks.timeoutMs + 10_000;
+    const delivery = await this.deliveries.claim(deliveryId, attempt, claimMs);
+    if (!delivery) return;
+    const body = deliveryBody(delivery);
+    const secret = this.secrets.open(delivery.secretEncrypted);
+    const messageId = `msg_${delivery.id}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const startedAt = new Date();
+    const result = await this.sender.send({
+      url: delivery.url,
+      body,
+      requireHttps: !delivery.testMode,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Event-Name': delivery.eventName,
+        'X-Signature': lemonSqueezySignature(secret, body),
+        'webhook-id': messageId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': standardWebhookSignature(
+          secret,
+          messageId,
+          timestamp,
+          body,
+        ),
+      },
+    });
+    const finishedAt = new Date();
+    const succeeded = result.error === null;
+    const delay = succeeded
+      ? null
+      : retryDelayMs(
+          this.config.webhooks.retryDelaysMs,
+          attempt - delivery.scheduleStart,
+        );
+    const status = succeeded
+      ? 'succeeded'
+      : delay === null
+        ? 'failed'
+        : 'pending';
+    const nextAttemptAt =
+      delay === null ? null : new Date(finishedAt.getTime() + delay);
+    const recorded = await this.deliveries.finish(delivery.id, {
+      attempt,
+      status,
+      responseCode: result.responseCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      startedAt,
+      finishedAt,
+      nextAttemptAt,
+    });
+    this.logger.log(
+      {
+        deliveryId: delivery.id,
+        webhookId: delivery.webhookId,
+        event: delivery.eventName,
+        attempt,
+        responseCode: result.responseCode,
+        durationMs: result.durationMs,
+        status,
+      },
+      result.error
+        ? `Webhook delivery attempt failed: ${result.error}`
+        : 'Webhook delivered',
+    );
+    if (!recorded || delay === null) return;
+    try {
+      await this.queue.add(delivery.id, attempt + 1, delay);
+    } catch (error) {
+      // The sweeper enqueues due deliveries that are missing from the queue.
+      this.logger.warn(
+        { err: error, deliveryId: delivery.id },
+        'Could not enqueue the next webhook attempt; the sweeper will',
+      );
+    }
+  }
+
+  /** POST /v1/webhook-deliveries/:id/resend: a new attempt now, with a fresh retry schedule. */
+  async resend(principal: Principal, id: string): Promise<void> {
+    const resent = /^\d{1,18}$/.test(id)
+      ? await this.deliveries.resend(principal, id)
+      : null;
+    if (!resent) throw AppError.notFound();
+    try {
+      await this.queue.ensure(id, resent.attempt, new Date());
+    } catch (error) {
+      this.logger.warn(
+        { err: error, deliveryId: id },
+        'Could not enqueue a resent webhook delivery; the sweeper will',
+      );
+    }
+  }
+}

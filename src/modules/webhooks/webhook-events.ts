@@ -1,0 +1,31 @@
+/**
+ * The events a webhook can subscribe to (DESIGN section 7), in the order of
+ * the reference. The resource each carries: orders for order_*,
+ * subscriptions for subscription_* (except payments), subscription-invoices
+ * for subscription_payment_*, license-keys for license_key_*.
+ */
+export const WEBHOOK_EVENT_NAMES = [
+  'order_created',
+  'order_refunded',
+  'subscription_created',
+  'subscription_updated',
+  'subscription_cancelled',
+  'subscription_resumed',
+  'subscription_expired',
+  'subscription_paused',
+  'subscription_unpaused',
+  'subscription_payment_success',
+  'subscription_payment_failed',
+  'subscription_payment_recovered',
+  'subscription_payment_refunded',
+  'license_key_created',
+  'license_key_updated',
+] as const;
+
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+
+const NAMES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
+
+export function isWebhookEventName(name: unknown): name is WebhookEventName {
+  return typeof name === 'string' && NAMES.has(name);
+}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { Webhook } from './webhook.entity';
+
+const SORT_COLUMNS: Record<string, string> = {
+  created_at: 'webhook.created_at',
+  updated_at: 'webhook.updated_at',
+};
+
+/** Every query for webhooks. A webhook is visible to its store's user, in its mode. */
+@Injectable()
+export class WebhookRepository {
+  constructor(
+    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+  ) {}
+
+  private visible(principal: Principal): SelectQueryBuilder<Webhook> {
+    return this.webhooks
+      .createQueryBuilder('webhook')
+      .innerJoin('stores', 'store', 'store.id = webhook.store_id')
+      .where('store.user_id = :userId', { userId: principal.userId })
+      .andWhere('webhook.test_mode = :testMode', {
+        testMode: principal.testMode,
+      });
+  }
+
+  findVisible(principal: Principal, ids: number[]): Promise<Webhook[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.visible(principal)
+      .andWhere('webhook.id IN (:...ids)', { ids })
+      .orderBy('webhook.id')
+      .getMany();
+  }
+
+  findByStores(principal: Principal, storeIds: FilterValue[]) {
+    if (storeIds.length === 0) return Promise.resolve([]);
+    return this.visible(principal)
+      .andWhere('webhook.store_id IN (:...storeIds)', { storeIds })
+      .orderBy('webhook.created_at')
+      .addOrderBy('webhook.id')
+      .getMany();
+  }
+
+  async findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<Webhook>> {
+    const builder = this.visible(principal);
+    if (query.filters.store_id !== undefined) {
+      builder.andWhere('webhook.store_id = :storeId', {
+        storeId: query.filters.store_id,
+      });
+    }
+    for (const key of query.sort) {
+      builder.addOrderBy(
+        SORT_COLUMNS[key.field],
+        key.descending ? 'DESC' : 'ASC',
+      );
+    }
+    const last = query.sort[query.sort.length - 1];
+    builder
+      .addOrderBy('webhook.id', last?.descending ? 'DESC' : 'ASC')
+      .offset((query.page.number - 1) * query.page.size)
+      .limit(query.page.size);
+    const [records, total] = await builder.getManyAndCount();
+    return { records, total };
+  }
+
+  /** The sealed secret, which normal reads never select. */
+  async sealedSecret(id: number): Promise<string | null> {
+    const row = await this.webhooks
+      .createQueryBuilder('webhook')
+      .select('webhook.secret_encrypted', 'secret')
+      .where('webhook.id = :id', { id })
+      .getRawOne<{ secret: string }>();
+    return row?.secret ?? null;
+  }
+
+  async insert(
+    fields: Omit<Webhook, 'id' | 'createdAt' | 'updatedAt' | 'lastSentAt'>,
+  ) {
+    const result = await this.webhooks.insert({ ...fields, lastSentAt: null });
+    return (result.identifiers[0] as { id: number }).id;
+  }
+
+  async update(
+    id: number,
+    fields: Partial<Pick<Webhook, 'url' | 'events' | 'secretEncrypted'>>,
+  ): Promise<void> {
+    await this.webhooks.update(id, fields);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.webhooks.delete(id);
+  }
+}
