@@ -39,7 +39,9 @@ async function main() {
     apiKeyId: 0,
     testMode: true,
   };
-  const order = await app.get(OrderService).findOne(principal, state.orderIds[0]);
+  const order = await app
+    .get(OrderService)
+    .findOne(principal, state.orderIds[0]);
   if (!order) throw new Error('no order to announce');
   const outbox = app.get(Outbox);
   const renderer = app.get(OrderRenderer);
@@ -62,15 +64,13 @@ async function main() {
   process.on('message', (message: Message) => {
     void (async () => {
       if (message.type === 'webhook') {
-        const webhook = await app.get(WebhookService).create(
-          principal,
-          String(state.storeId),
-          {
+        const webhook = await app
+          .get(WebhookService)
+          .create(principal, String(state.storeId), {
             url: message.url,
             events: ['order_created'],
             secret: 'bench-secret',
-          },
-        );
+          });
         process.send!({ type: 'webhook', id: webhook.id });
       } else if (message.type === 'burst') {
         const started = Date.now();

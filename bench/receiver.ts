@@ -47,7 +47,9 @@ const server = createServer((request, response) => {
 
 function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[
+    Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)
+  ];
 }
 
 process.on('message', (message: { type: string; phase?: string }) => {

@@ -40,13 +40,23 @@ const SIZES = QUICK
   : { products: 10_000, small: 10_000, main: 100_000, large: 1_000_000 };
 const ROOT = resolve(__dirname, '..', '..');
 const DIST_BENCH = resolve(__dirname);
-const PG_ADMIN = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_ADMIN =
+  process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = process.env.BENCH_DB ?? 'zest_bench';
 const DATABASE_URL = PG_ADMIN.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `zest-bench-${process.pid}`;
-const STATE = join(process.env.BENCH_TMP ?? '/tmp', `zest-bench-${process.pid}.json`);
-const PORTS = { api: 3900, limited: 3901, baseline: 3902, receiver: 3903, health: 3904 };
+const STATE = join(
+  process.env.BENCH_TMP ?? '/tmp',
+  `zest-bench-${process.pid}.json`,
+);
+const PORTS = {
+  api: 3900,
+  limited: 3901,
+  baseline: 3902,
+  receiver: 3903,
+  health: 3904,
+};
 const APP_KEY = 'bench-app-key-bench-app-key-bench-app-key';
 const UNLIMITED = '1000000000';
 
@@ -82,15 +92,22 @@ const API_ENV = zestEnv(PORTS.api, {
   LICENSE_RATE_LIMIT_PER_MINUTE: UNLIMITED,
 });
 
+/** As production starts the API (docker/Dockerfile, `npm run start:api`): V8's old space capped. */
+const API_NODE_ARGS = ['--max-old-space-size=128'];
+
 function start(
   name: string,
   script: string,
   env: Record<string, string>,
   ipc = false,
+  nodeArgs: string[] = [],
 ): ChildProcess {
   const child = ipc
     ? fork(script, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    : spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    : spawn(process.execPath, [...nodeArgs, script], {
+        env,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
   children.add(child);
   child.once('exit', (code, signal) => {
     children.delete(child);
@@ -130,7 +147,8 @@ function message<T>(child: ChildProcess, type?: string): Promise<T> {
       child.off('exit', onExit);
       done(value);
     };
-    const onExit = (code: number) => fail(new Error(`child exited (${code}) before answering`));
+    const onExit = (code: number) =>
+      fail(new Error(`child exited (${code}) before answering`));
     child.on('message', onMessage);
     child.once('exit', onExit);
   });
@@ -153,7 +171,12 @@ interface Measured extends LoadResult {
 }
 
 async function load(spec: LoadSpec, server: ChildProcess): Promise<Measured> {
-  const child = start('load', join(DIST_BENCH, 'load.js'), { PATH: process.env.PATH ?? '' }, true);
+  const child = start(
+    'load',
+    join(DIST_BENCH, 'load.js'),
+    { PATH: process.env.PATH ?? '' },
+    true,
+  );
   let peak = 0;
   const sampler = setInterval(() => {
     peak = Math.max(peak, memory(server.pid).rss);
@@ -175,7 +198,8 @@ function median(values: number[]) {
 }
 
 function medianOf(results: Measured[]): Measured {
-  const pick = (key: keyof Measured) => median(results.map((r) => r[key] as number));
+  const pick = (key: keyof Measured) =>
+    median(results.map((r) => r[key] as number));
   return {
     ...results[0],
     requestsPerSecond: pick('requestsPerSecond'),
@@ -205,7 +229,9 @@ function addRow(row: Row) {
   const z = row.zest;
   log(
     `${row.name}: ${z.requestsPerSecond.toFixed(0)} req/s p50 ${z.p50} p99 ${z.p99}` +
-      (row.baseline ? ` | baseline ${row.baseline.requestsPerSecond.toFixed(0)} req/s` : '') +
+      (row.baseline
+        ? ` | baseline ${row.baseline.requestsPerSecond.toFixed(0)} req/s`
+        : '') +
       (row.budget ? ` | ${row.budget}: ${row.pass ? 'PASS' : 'FAIL'}` : '') +
       (row.note ? ` | ${row.note}` : ''),
   );
@@ -216,7 +242,12 @@ const auth = (key: string) => ({
   Accept: 'application/vnd.api+json',
 });
 
-function getSpec(port: number, paths: string[], key: string, connections = 32): LoadSpec {
+function getSpec(
+  port: number,
+  paths: string[],
+  key: string,
+  connections = 32,
+): LoadSpec {
   return {
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -238,7 +269,9 @@ async function sideBySide(
   const bare: Measured[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     zest.push(await load(getSpec(PORTS.api, paths, state.apiKey), api));
-    bare.push(await load(getSpec(PORTS.baseline, paths, state.apiKey), baseline));
+    bare.push(
+      await load(getSpec(PORTS.baseline, paths, state.apiKey), baseline),
+    );
   }
   const z = medianOf(zest);
   const b = medianOf(bare);
@@ -259,11 +292,15 @@ async function compareOutputs(state: BenchState, paths: string[]) {
         headers: auth(state.apiKey),
       });
       const text = await response.text();
-      if (response.status !== 200) throw new Error(`${path} on ${port}: ${response.status} ${text}`);
+      if (response.status !== 200)
+        throw new Error(`${path} on ${port}: ${response.status} ${text}`);
       // Links differ only in the host (each server's own PUBLIC_BASE_URL).
       return text.replace(/http:\/\/127\.0\.0\.1:\d+\//g, 'http://HOST/');
     };
-    const [zest, bare] = await Promise.all([fetchBody(PORTS.api), fetchBody(PORTS.baseline)]);
+    const [zest, bare] = await Promise.all([
+      fetchBody(PORTS.api),
+      fetchBody(PORTS.baseline),
+    ]);
     if (zest !== bare) {
       let at = 0;
       while (zest[at] === bare[at]) at++;
@@ -276,12 +313,18 @@ async function compareOutputs(state: BenchState, paths: string[]) {
 }
 
 async function seed(flags: string[]) {
-  const child = spawn(process.execPath, [join(DIST_BENCH, 'seed.js'), '--state', STATE, ...flags], {
-    env: zestEnv(PORTS.api),
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(DIST_BENCH, 'seed.js'), '--state', STATE, ...flags],
+    {
+      env: zestEnv(PORTS.api),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   children.add(child);
-  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  const code = await new Promise<number | null>((done) =>
+    child.once('exit', done),
+  );
   children.delete(child);
   if (code !== 0) throw new Error(`seed ${flags.join(' ')} failed (${code})`);
   return JSON.parse(readFileSync(STATE, 'utf8')) as BenchState;
@@ -290,7 +333,9 @@ async function seed(flags: string[]) {
 /** Waits until the worker's relay has consumed every event the seed wrote. */
 async function drainOutbox(db: pg.Client) {
   for (;;) {
-    const { rows: [row] } = await db.query<{ n: number }>(
+    const {
+      rows: [row],
+    } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM webhook_events WHERE relayed_at IS NULL`,
     );
     if (row.n === 0) return;
@@ -300,11 +345,19 @@ async function drainOutbox(db: pg.Client) {
 
 async function growth(size: number, state: BenchState, api: ChildProcess) {
   const list = await load(
-    getSpec(PORTS.api, [`/v1/orders?filter%5Bstore_id%5D=${state.storeId}&page%5Bsize%5D=10`], state.apiKey),
+    getSpec(
+      PORTS.api,
+      [`/v1/orders?filter%5Bstore_id%5D=${state.storeId}&page%5Bsize%5D=10`],
+      state.apiKey,
+    ),
     api,
   );
   const single = await load(
-    getSpec(PORTS.api, state.orderIds.map((id) => `/v1/orders/${id}`), state.apiKey),
+    getSpec(
+      PORTS.api,
+      state.orderIds.map((id) => `/v1/orders/${id}`),
+      state.apiKey,
+    ),
     api,
   );
   return { size, list, single };
@@ -320,19 +373,36 @@ async function main() {
   await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${DB_NAME}`);
   await admin.end();
-  const migrate = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'migrate', '--json'], {
-    env: zestEnv(PORTS.api),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const migrate = spawnSync(
+    process.execPath,
+    [join(ROOT, 'dist', 'cli.js'), 'migrate', '--json'],
+    {
+      env: zestEnv(PORTS.api),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (migrate.status !== 0) throw new Error('migrations failed');
 
   let started = Date.now();
-  let state = await seed(['--products', String(SIZES.products), '--orders', String(SIZES.small)]);
-  log(`catalog and ${SIZES.small} orders seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  let state = await seed([
+    '--products',
+    String(SIZES.products),
+    '--orders',
+    String(SIZES.small),
+  ]);
+  log(
+    `catalog and ${SIZES.small} orders seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
 
   const db = new pg.Client({ connectionString: DATABASE_URL });
   await db.connect();
-  const api = start('api', join(ROOT, 'dist', 'main.js'), API_ENV);
+  const api = start(
+    'api',
+    join(ROOT, 'dist', 'main.js'),
+    API_ENV,
+    false,
+    API_NODE_ARGS,
+  );
   const worker = start('worker', join(ROOT, 'dist', 'worker.js'), API_ENV);
   const baseline = start(
     'baseline',
@@ -359,7 +429,9 @@ async function main() {
 
   started = Date.now();
   state = await seed(['--orders', String(SIZES.main)]);
-  log(`grown to ${SIZES.main} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  log(
+    `grown to ${SIZES.main} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   await drainOutbox(db);
 
   const productPaths = state.productIds
@@ -374,20 +446,53 @@ async function main() {
     `/v1/orders/${state.orderIds[0]}`,
   ]);
 
-  await sideBySide('GET /v1/products/:id', productPaths, state, api, baseline, 0.6);
-  await sideBySide(`GET /v1/orders (store filter, page 1 of ${SIZES.main / 10})`, [ordersPage(1)], state, api, baseline, 0.7);
-  await sideBySide(`GET /v1/orders (store filter, page ${deepPage})`, [ordersPage(deepPage)], state, api, baseline, 0.7);
+  await sideBySide(
+    'GET /v1/products/:id',
+    productPaths,
+    state,
+    api,
+    baseline,
+    0.6,
+  );
+  await sideBySide(
+    `GET /v1/orders (store filter, page 1 of ${SIZES.main / 10})`,
+    [ordersPage(1)],
+    state,
+    api,
+    baseline,
+    0.7,
+  );
+  await sideBySide(
+    `GET /v1/orders (store filter, page ${deepPage})`,
+    [ordersPage(deepPage)],
+    state,
+    api,
+    baseline,
+    0.7,
+  );
 
   const includeRow = await load(
     getSpec(PORTS.api, ['/v1/products?include=variants'], state.apiKey),
     api,
   );
-  addRow({ name: 'GET /v1/products?include=variants (page of 10)', zest: includeRow });
+  addRow({
+    name: 'GET /v1/products?include=variants (page of 10)',
+    zest: includeRow,
+  });
 
   // The real limiter: a second API process with the default 300 requests a minute.
-  const limited = start('api (default limits)', join(ROOT, 'dist', 'main.js'), zestEnv(PORTS.limited));
+  const limited = start(
+    'api (default limits)',
+    join(ROOT, 'dist', 'main.js'),
+    zestEnv(PORTS.limited),
+    false,
+    API_NODE_ARGS,
+  );
   await waitFor(`http://127.0.0.1:${PORTS.limited}/health/live`);
-  const limitedRun = await load(getSpec(PORTS.limited, productPaths, state.limitedApiKey), limited);
+  const limitedRun = await load(
+    getSpec(PORTS.limited, productPaths, state.limitedApiKey),
+    limited,
+  );
   await stop(limited);
   addRow({
     name: 'GET /v1/products/:id, real limiter (300/min)',
@@ -409,12 +514,15 @@ async function main() {
   if (args.million) {
     started = Date.now();
     state = await seed(['--orders', String(SIZES.large), '--bulk']);
-    log(`grown to ${SIZES.large} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(
+      `grown to ${SIZES.large} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
     growthRows.push(await growth(SIZES.large, state, api));
   }
   const firstList = growthRows[0].list.p50;
   for (const g of growthRows) {
-    const isLast = g === growthRows[growthRows.length - 1] && growthRows.length > 2;
+    const isLast =
+      g === growthRows[growthRows.length - 1] && growthRows.length > 2;
     addRow({
       name: `growth @ ${g.size.toLocaleString('en-US')} orders: orders list page 1`,
       zest: g.list,
@@ -435,7 +543,9 @@ async function main() {
 
   const table = render(apiPeak, loadBefore, loadAfter);
   process.stdout.write(`${table}\n`);
-  const out = args.out ?? join(ROOT, 'bench', 'results', QUICK ? 'quick.md' : 'latest.md');
+  const out =
+    args.out ??
+    join(ROOT, 'bench', 'results', QUICK ? 'quick.md' : 'latest.md');
   writeFileSync(out, `${table}\n`);
   log(`written to ${out}`);
   if (!args.keep) await dropDatabase();
@@ -456,14 +566,19 @@ async function usageRecords(state: BenchState, api: ChildProcess) {
       request: {
         method: 'POST',
         paths: ['/v1/usage-records'],
-        headers: { ...auth(state.apiKey), 'Content-Type': 'application/vnd.api+json' },
+        headers: {
+          ...auth(state.apiKey),
+          'Content-Type': 'application/vnd.api+json',
+        },
         bodies: ids.map((id) =>
           JSON.stringify({
             data: {
               type: 'usage-records',
               attributes: { quantity: 1, action: 'increment' },
               relationships: {
-                'subscription-item': { data: { type: 'subscription-items', id: String(id) } },
+                'subscription-item': {
+                  data: { type: 'subscription-items', id: String(id) },
+                },
               },
             },
           }),
@@ -480,7 +595,11 @@ async function usageRecords(state: BenchState, api: ChildProcess) {
     name: `POST /v1/usage-records (increment, ${ids.length} items, 50 conn.)`,
     zest: result,
     budget: '≥ 1,000/s, p99 ≤ 150 ms, totals exact',
-    pass: result.okPerSecond >= 1000 && result.p99 <= 150 && exact && result.non2xx === 0,
+    pass:
+      result.okPerSecond >= 1000 &&
+      result.p99 <= 150 &&
+      exact &&
+      result.non2xx === 0,
     note: exact
       ? `totals exact: ${sum(applied)} increments`
       : `TOTALS WRONG: ${sum(applied)} applied, ${sum(result.perSlot!)} acknowledged`,
@@ -510,7 +629,10 @@ async function purchases(state: BenchState, api: ChildProcess) {
       request: {
         method: 'POST',
         paths: uuids.map((uuid) => `/checkout/buy/${uuid}`),
-        headers: { 'Content-Type': 'application/json', Accept: 'application/vnd.api+json' },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/vnd.api+json',
+        },
         bodies: Array.from({ length: 1000 }, (_, i) =>
           JSON.stringify({
             email: `bench-buyer-${i}@bench.test`,
@@ -540,8 +662,13 @@ async function licenses(state: BenchState, api: ChildProcess) {
       request: {
         method: 'POST',
         paths: ['/v1/licenses/validate'],
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        bodies: state.licenseKeys.map((key) => JSON.stringify({ license_key: key })),
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        bodies: state.licenseKeys.map((key) =>
+          JSON.stringify({ license_key: key }),
+        ),
       },
     },
     api,
@@ -564,15 +691,28 @@ interface ReceiverReport {
 }
 
 async function webhooks(state: BenchState, worker: ChildProcess) {
-  const receiver = start('receiver', join(DIST_BENCH, 'receiver.js'), {
-    PATH: process.env.PATH ?? '',
-    PORT: String(PORTS.receiver),
-  }, true);
+  const receiver = start(
+    'receiver',
+    join(DIST_BENCH, 'receiver.js'),
+    {
+      PATH: process.env.PATH ?? '',
+      PORT: String(PORTS.receiver),
+    },
+    true,
+  );
   await message(receiver, 'ready');
-  const events = start('events', join(DIST_BENCH, 'events.js'), { ...zestEnv(PORTS.api), BENCH_STATE: STATE }, true);
+  const events = start(
+    'events',
+    join(DIST_BENCH, 'events.js'),
+    { ...zestEnv(PORTS.api), BENCH_STATE: STATE },
+    true,
+  );
   await message(events, 'ready');
   const ready = message(events, 'webhook');
-  events.send({ type: 'webhook', url: `http://127.0.0.1:${PORTS.receiver}/hook` });
+  events.send({
+    type: 'webhook',
+    url: `http://127.0.0.1:${PORTS.receiver}/hook`,
+  });
   await ready;
 
   const report = async (phase: string, expected: number) => {
@@ -589,7 +729,10 @@ async function webhooks(state: BenchState, worker: ChildProcess) {
   // Throughput: a burst of events, delivered by the one worker as fast as it can.
   const burst = QUICK ? 1_000 : 20_000;
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, memory(worker.pid).rss)), 100);
+  const sampler = setInterval(
+    () => (peak = Math.max(peak, memory(worker.pid).rss)),
+    100,
+  );
   const burstStart = Date.now();
   const burstDone = message<{ ms: number }>(events, 'burst');
   events.send({ type: 'burst', count: burst, phase: 'burst' });
@@ -619,7 +762,12 @@ async function webhooks(state: BenchState, worker: ChildProcess) {
   // Latency: 200 events a second, each in its own transaction.
   const rateSeconds = QUICK ? 3 : 30;
   const rateDone = message<{ ms: number }>(events, 'rate');
-  events.send({ type: 'rate', perSecond: 200, seconds: rateSeconds, phase: 'rate' });
+  events.send({
+    type: 'rate',
+    perSecond: 200,
+    seconds: rateSeconds,
+    phase: 'rate',
+  });
   await rateDone;
   const latency = await report('rate', 200 * rateSeconds);
   clearInterval(sampler);
@@ -645,7 +793,8 @@ async function webhooks(state: BenchState, worker: ChildProcess) {
 }
 
 function render(apiPeak: number, before: number[], after: number[]) {
-  const f = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  const f = (n: number) =>
+    n.toLocaleString('en-US', { maximumFractionDigits: 0 });
   const lines = [
     `Zest benchmark (${QUICK ? 'QUICK: harness check, figures not meaningful' : 'full'}) — ${new Date().toISOString()}`,
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${f(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}; ` +
@@ -685,7 +834,13 @@ async function cleanRedis() {
   const redis = new Redis(REDIS_URL);
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+    const [next, keys] = await redis.scan(
+      cursor,
+      'MATCH',
+      `${PREFIX}:*`,
+      'COUNT',
+      1000,
+    );
     cursor = next;
     if (keys.length > 0) await redis.del(...keys);
   } while (cursor !== '0');
@@ -704,7 +859,9 @@ process.once('SIGINT', () => {
 main().then(
   () => cleanup().then(() => process.exit(0)),
   (error: unknown) => {
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    log(
+      error instanceof Error ? (error.stack ?? error.message) : String(error),
+    );
     void cleanup().then(() => process.exit(1));
   },
 );

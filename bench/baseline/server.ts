@@ -43,8 +43,7 @@ const MEDIA = 'application/vnd.api+json; charset=utf-8';
 type Row = Record<string, any>;
 
 function relationships(self: string, names: string[]) {
-  const out: Record<string, { links: { related: string; self: string } }> =
-    {};
+  const out: Record<string, { links: { related: string; self: string } }> = {};
   for (const name of names)
     out[name] = {
       links: {
@@ -64,7 +63,9 @@ function productObject(product: Row, variants: Row[]) {
       status: v.status,
       sort: v.sort,
       unitPrice:
-        v.price_id === null ? null : (v.unit_price ?? v.tiers?.[0]?.unit_price ?? 0),
+        v.price_id === null
+          ? null
+          : (v.unit_price ?? v.tiers?.[0]?.unit_price ?? 0),
     })),
   );
   const money = (cents: number | null) =>
@@ -166,7 +167,11 @@ function orderObject(order: Row, item: Row | undefined) {
           }
         : null,
       urls: {
-        receipt: signUrl(appKey, checkoutBaseUrl, `/my-orders/${order.identifier}`),
+        receipt: signUrl(
+          appKey,
+          checkoutBaseUrl,
+          `/my-orders/${order.identifier}`,
+        ),
       },
       created_at: formatTimestamp(order.created_at),
       updated_at: formatTimestamp(order.updated_at),
@@ -256,7 +261,9 @@ app.get<{ Querystring: Record<string, string> }>(
       ]),
     ]);
     const items = await firstItems(page.rows.map((row: Row) => row.id));
-    const data = page.rows.map((row: Row) => orderObject(row, items.get(row.id)));
+    const data = page.rows.map((row: Row) =>
+      orderObject(row, items.get(row.id)),
+    );
     const total: number = count.rows[0].total;
     const lastPage = Math.max(1, Math.ceil(total / size));
     const from = data.length > 0 ? (number - 1) * size + 1 : 0;
@@ -268,7 +275,10 @@ app.get<{ Querystring: Record<string, string> }>(
       params.set('sort', '-createdAt');
       return `${baseUrl}/v1/orders?${params.toString()}`;
     };
-    const links: Record<string, string> = { first: link(1), last: link(lastPage) };
+    const links: Record<string, string> = {
+      first: link(1),
+      last: link(lastPage),
+    };
     if (number < lastPage) links.next = link(number + 1);
     if (number > 1) links.prev = link(Math.min(number - 1, lastPage));
     return {
@@ -297,5 +307,8 @@ app.listen({ port, host: '127.0.0.1' }).then(
   },
 );
 process.once('SIGTERM', () => {
-  void app.close().then(() => pool.end()).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
 });
