@@ -15,6 +15,10 @@ import { idempotencyOnSend } from '../http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from '../http/idempotency/idempotency.service';
 import { RouteTable } from '../http/json-api/route-table';
 import {
+  frameworkErrorHandler,
+  installBodyParsers,
+} from '../http/transport/body-parsers';
+import {
   corsDelegate,
   installTransportPolicy,
 } from '../http/transport/transport-policy';
@@ -43,6 +47,7 @@ export async function createApiApp(
     trustProxy: config.http.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler,
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
@@ -51,18 +56,8 @@ export async function createApiApp(
     request.raw.headers['x-request-id'] = request.id;
     void reply.header('X-Request-Id', request.id);
   });
-  // JSON:API clients send application/vnd.api+json (Nest registers JSON and form parsers itself).
-  // The official SDK sets that Content-Type on body-less DELETEs too, so an empty body is no body.
-  const jsonParser = fastify.getDefaultJsonParser('error', 'error');
-  fastify.addContentTypeParser(
-    'application/vnd.api+json',
-    { parseAs: 'string' },
-    (request, body, done) => {
-      const text = body.toString();
-      if (text === '') done(null, undefined);
-      else void jsonParser(request, text, done);
-    },
-  );
+  // JSON:API, JSON and form bodies: strict UTF-8, no NUL, bounded depth and numbers.
+  installBodyParsers(adapter, BODY_LIMIT_BYTES);
   // Bodies are JSON:API, JSON or form fields; anything else is a 415.
   fastify.removeContentTypeParser('text/plain');
   installTransportPolicy(fastify, config);

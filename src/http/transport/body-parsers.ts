@@ -1,0 +1,134 @@
+import { STATUS_CODES } from 'node:http';
+import { parse as parseForm } from 'node:querystring';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../common/app-error';
+import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from '../json-api/document';
+
+/** Deepest nesting of objects and arrays a body may have; JSON:API needs about 6. */
+export const MAX_BODY_DEPTH = 64;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text; bytes that are not UTF-8 are a 400, never silently replaced. */
+function decode(body: Buffer): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw AppError.badRequest('The request body is not valid UTF-8.');
+  }
+}
+
+/**
+ * Refuses what no handler should have to guard against: NUL characters
+ * (PostgreSQL text cannot hold them), numbers beyond what a double holds
+ * exactly (1e400 parses to Infinity, long integers lose digits) and nesting
+ * deeper than MAX_BODY_DEPTH.
+ */
+export function checkBodyValue(value: unknown, depth = 0): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000'))
+      throw AppError.badRequest('The request body contains a NUL character.');
+    return;
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)
+      throw AppError.badRequest(
+        `The request body contains a number out of range (at most ${Number.MAX_SAFE_INTEGER} in magnitude).`,
+      );
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= MAX_BODY_DEPTH)
+    throw AppError.badRequest(
+      `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
+    );
+  for (const [key, item] of Object.entries(value)) {
+    checkBodyValue(key, depth + 1);
+    checkBodyValue(item, depth + 1);
+  }
+}
+
+/**
+ * The body parsers for JSON:API, JSON and form bodies, registered on the
+ * adapter before Nest adds its defaults (which then stand aside). They share
+ * the adapter's body limit (413 beyond it) and the checks above (400).
+ */
+export function installBodyParsers(adapter: FastifyAdapter, bodyLimit: number) {
+  const fastify = adapter.getInstance();
+  const jsonParser = fastify.getDefaultJsonParser('error', 'error');
+  const parseJson = (
+    request: FastifyRequest,
+    body: Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => {
+    let text: string;
+    try {
+      text = decode(body);
+    } catch (error) {
+      return done(error as Error);
+    }
+    // The official SDK sets a JSON:API Content-Type on body-less DELETEs too.
+    if (text === '') return done(null, undefined);
+    jsonParser(request, text, (error, value) => {
+      if (error) return done(error);
+      try {
+        checkBodyValue(value);
+      } catch (refusal) {
+        return done(refusal as Error);
+      }
+      done(null, value);
+    });
+  };
+  for (const type of [JSON_API_MEDIA_TYPE, 'application/json']) {
+    adapter.useBodyParser(type, false, { bodyLimit }, parseJson);
+  }
+  adapter.useBodyParser(
+    'application/x-www-form-urlencoded',
+    false,
+    { bodyLimit },
+    (_request: FastifyRequest, body: Buffer) => {
+      // The same parse as Fastify's (fast-querystring mirrors node:querystring);
+      // `__proto__` is refused as in a JSON body.
+      const parsed = parseForm(decode(body));
+      if (Object.hasOwn(parsed, '__proto__'))
+        throw AppError.badRequest(
+          'Object contains forbidden prototype property',
+        );
+      const fields: Record<string, unknown> = { ...parsed };
+      checkBodyValue(fields);
+      return Promise.resolve(fields);
+    },
+  );
+}
+
+/**
+ * The router refuses a malformed escape in the path (400) or an over-long
+ * path parameter (414) before Nest sees the request; answer those with a
+ * JSON:API error document too.
+ */
+export function frameworkErrorHandler(
+  error: { statusCode?: number },
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const status = error.statusCode ?? 400;
+  void reply
+    .status(status)
+    .header('content-type', JSON_API_MEDIA_TYPE)
+    .send(
+      JSON.stringify({
+        jsonapi: JSON_API_VERSION,
+        errors: [
+          {
+            status: String(status),
+            title: STATUS_CODES[status] ?? 'Bad Request',
+            detail:
+              status === 414
+                ? 'A path segment is too long.'
+                : 'The request path is not a valid URL (malformed percent-encoding).',
+          },
+        ],
+      }),
+    );
+}
