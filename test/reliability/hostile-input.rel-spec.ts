@@ -672,7 +672,8 @@ describe('hostile input over every route', () => {
             if (how === 'keep') return seed;
             if (how === 'append') return `${seed}${seed.includes('?') ? '&' : '?'}${q || 'x=1'}`;
             if (how === 'strip') return seed.replace(/([?&])signature=[^&]*/, '$1');
-            const at = n % seed.length;
+            // Never the leading slash: that is no longer an HTTP request target.
+            const at = 1 + (n % (seed.length - 1));
             const c = seed[at] === 'a' ? 'b' : 'a';
             return seed.slice(0, at) + c + seed.slice(at + 1);
           })
