@@ -45,9 +45,7 @@ describe('discount redemptions against a pure model', () => {
       merchant.testKey,
       merchant.stores[0].id,
     );
-    buyPath = pathOf(
-      await buyNowUrl(t.baseUrl, merchant.testKey, product.id),
-    );
+    buyPath = pathOf(await buyNowUrl(t.baseUrl, merchant.testKey, product.id));
     api = client(t.baseUrl, merchant.testKey);
   });
   afterAll(async () => {

@@ -92,7 +92,9 @@ describeWithServices('a worker SIGKILLed while rendering invoice PDFs', () => {
     );
     // Kill the worker while it renders, restart it, kill it again.
     for (let k = 0; k < KILLS; k++) {
-      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 250));
+      await new Promise((resolve) =>
+        setTimeout(resolve, 50 + Math.random() * 250),
+      );
       await kill(cluster.workers[cluster.workers.length - 1]);
       await cluster.startWorker();
     }
@@ -128,189 +130,224 @@ describeWithServices('a worker SIGKILLed while rendering invoice PDFs', () => {
   }, 180_000);
 });
 
-describeWithRedisServer('Redis stopped and restarted under the processes', () => {
-  const BEFORE = 5;
-  const DURING = 15;
-  const OUTAGE_MS = 5_000;
-  let cluster: Cluster;
-  let redis: ChildProcess | null = null;
-  let redisPort: number;
-  let receiver: Server;
-  let receiverUrl: string;
-  const received = new Map<string, number>();
+describeWithRedisServer(
+  'Redis stopped and restarted under the processes',
+  () => {
+    const BEFORE = 5;
+    const DURING = 15;
+    const OUTAGE_MS = 5_000;
+    let cluster: Cluster;
+    let redis: ChildProcess | null = null;
+    let redisPort: number;
+    let receiver: Server;
+    let receiverUrl: string;
+    const received = new Map<string, number>();
 
-  const startRedis = async () => {
-    redis = spawn(
-      'redis-server',
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    for (;;) {
-      const open = await new Promise<boolean>((resolve) => {
-        const socket = connect(redisPort, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
+    const startRedis = async () => {
+      redis = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(redisPort),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+        ],
+        { stdio: 'ignore' },
+      );
+      for (;;) {
+        const open = await new Promise<boolean>((resolve) => {
+          const socket = connect(redisPort, '127.0.0.1');
+          socket.once('connect', () => {
+            socket.destroy();
+            resolve(true);
+          });
+          socket.once('error', () => resolve(false));
         });
-        socket.once('error', () => resolve(false));
+        if (open) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const stopRedis = async () => {
+      const child = redis;
+      if (!child || child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    };
+
+    beforeAll(async () => {
+      redisPort = await freePort();
+      await startRedis();
+      receiver = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          const id = String(req.headers['webhook-id']);
+          received.set(id, (received.get(id) ?? 0) + 1);
+          res.writeHead(200).end();
+        });
       });
-      if (open) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  const stopRedis = async () => {
-    const child = redis;
-    if (!child || child.exitCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
-  };
-
-  beforeAll(async () => {
-    redisPort = await freePort();
-    await startRedis();
-    receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const id = String(req.headers['webhook-id']);
-        received.set(id, (received.get(id) ?? 0) + 1);
-        res.writeHead(200).end();
+      receiver.listen(0, '127.0.0.1');
+      await once(receiver, 'listening');
+      receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      cluster = await startCluster({
+        apis: 1,
+        workers: 1,
+        env: {
+          REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          WEBHOOK_RETRY_DELAYS: '300ms*30',
+          WEBHOOK_RELAY_INTERVAL_MS: '300',
+        },
       });
-    });
-    receiver.listen(0, '127.0.0.1');
-    await once(receiver, 'listening');
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    cluster = await startCluster({
-      apis: 1,
-      workers: 1,
-      env: {
-        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        WEBHOOK_RETRY_DELAYS: '300ms*30',
-        WEBHOOK_RELAY_INTERVAL_MS: '300',
-      },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    closeAgent();
-    if (redis?.exitCode !== null) await startRedis().catch(() => undefined);
-    await cluster?.close();
-    await stopRedis();
-    receiver?.closeAllConnections();
-    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
-  }, 60_000);
+    }, 120_000);
+    afterAll(async () => {
+      closeAgent();
+      if (redis?.exitCode !== null) await startRedis().catch(() => undefined);
+      await cluster?.close();
+      await stopRedis();
+      receiver?.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        receiver ? receiver.close(() => resolve()) : resolve(),
+      );
+    }, 60_000);
 
-  it('purchases and API reads keep working while Redis is down; every event is delivered after it returns', async () => {
-    const api = cluster.apis[0].url;
-    const key = cluster.keys.main.key;
-    await postResource(
-      api,
-      key,
-      'webhooks',
-      { url: receiverUrl, events: ['order_created'], secret: 'outage-secret' },
-      { store: { type: 'stores', id: cluster.storeId } },
-    );
-    const buy = await buyNowPath(api, key, cluster.storeId);
-    for (let i = 0; i < BEFORE; i++)
-      expect((await client(api).post(buy, buyer(`before-${i}@example.com`))).status).toBe(201);
+    it('purchases and API reads keep working while Redis is down; every event is delivered after it returns', async () => {
+      const api = cluster.apis[0].url;
+      const key = cluster.keys.main.key;
+      await postResource(
+        api,
+        key,
+        'webhooks',
+        {
+          url: receiverUrl,
+          events: ['order_created'],
+          secret: 'outage-secret',
+        },
+        { store: { type: 'stores', id: cluster.storeId } },
+      );
+      const buy = await buyNowPath(api, key, cluster.storeId);
+      for (let i = 0; i < BEFORE; i++)
+        expect(
+          (await client(api).post(buy, buyer(`before-${i}@example.com`)))
+            .status,
+        ).toBe(201);
 
-    await stopRedis();
-    const outageStarted = Date.now();
-    const during: JsonResponse[] = [];
-    for (let i = 0; i < DURING; i++) {
-      during.push(await client(api).post(buy, buyer(`during-${i}@example.com`)));
-      during.push(await client(api, key).get('/v1/orders?page[size]=1'));
-    }
-    const elapsed = Date.now() - outageStarted;
-    if (elapsed < OUTAGE_MS) await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS - elapsed));
-    const failed = during.filter((res) => res.status >= 400);
-    expect(failed.map((res) => `${res.status} ${JSON.stringify(res.body)}`)).toEqual([]);
+      await stopRedis();
+      const outageStarted = Date.now();
+      const during: JsonResponse[] = [];
+      for (let i = 0; i < DURING; i++) {
+        during.push(
+          await client(api).post(buy, buyer(`during-${i}@example.com`)),
+        );
+        during.push(await client(api, key).get('/v1/orders?page[size]=1'));
+      }
+      const elapsed = Date.now() - outageStarted;
+      if (elapsed < OUTAGE_MS)
+        await new Promise((resolve) =>
+          setTimeout(resolve, OUTAGE_MS - elapsed),
+        );
+      const failed = during.filter((res) => res.status >= 400);
+      expect(
+        failed.map((res) => `${res.status} ${JSON.stringify(res.body)}`),
+      ).toEqual([]);
 
-    await startRedis();
-    const restarted = Date.now();
-    const total = BEFORE + DURING;
-    await eventually(
-      async () => (received.size === total ? true : undefined),
-      `all ${total} order_created events delivered`,
-      60_000,
-    );
-    const recovery = ((Date.now() - restarted) / 1000).toFixed(1);
-    const { rows } = await cluster.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM orders WHERE store_id = $1`,
-      [cluster.storeId],
-    );
-    expect(rows[0].n).toBe(total);
-    const duplicates = [...received.values()].reduce((sum, n) => sum + n - 1, 0);
-    report(
-      'faults: Redis stopped and restarted',
-      `${DURING} purchases and ${DURING} API reads during a ${Math.round(Math.max(elapsed, OUTAGE_MS) / 1000)} s outage (Redis killed, its data lost): 0 errors; ${total}/${total} events delivered ${recovery} s after Redis returned, ${duplicates} duplicates`,
-    );
-  }, 180_000);
-});
+      await startRedis();
+      const restarted = Date.now();
+      const total = BEFORE + DURING;
+      await eventually(
+        async () => (received.size === total ? true : undefined),
+        `all ${total} order_created events delivered`,
+        60_000,
+      );
+      const recovery = ((Date.now() - restarted) / 1000).toFixed(1);
+      const { rows } = await cluster.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM orders WHERE store_id = $1`,
+        [cluster.storeId],
+      );
+      expect(rows[0].n).toBe(total);
+      const duplicates = [...received.values()].reduce(
+        (sum, n) => sum + n - 1,
+        0,
+      );
+      report(
+        'faults: Redis stopped and restarted',
+        `${DURING} purchases and ${DURING} API reads during a ${Math.round(Math.max(elapsed, OUTAGE_MS) / 1000)} s outage (Redis killed, its data lost): 0 errors; ${total}/${total} events delivered ${recovery} s after Redis returned, ${duplicates} duplicates`,
+      );
+    }, 180_000);
+  },
+);
 
-describeWithServices('PostgreSQL backends terminated in the middle of purchases', () => {
-  const PURCHASES = 60;
-  let cluster: Cluster;
+describeWithServices(
+  'PostgreSQL backends terminated in the middle of purchases',
+  () => {
+    const PURCHASES = 60;
+    let cluster: Cluster;
 
-  beforeAll(async () => {
-    cluster = await startCluster({ apis: 1, workers: 0 });
-  }, 120_000);
-  afterAll(async () => {
-    closeAgent();
-    await cluster?.close();
-  }, 60_000);
+    beforeAll(async () => {
+      cluster = await startCluster({ apis: 1, workers: 0 });
+    }, 120_000);
+    afterAll(async () => {
+      closeAgent();
+      await cluster?.close();
+    }, 60_000);
 
-  it(`each of ${PURCHASES} purchases is wholly there (201) or wholly absent (clean 5xx)`, async () => {
-    const api = cluster.apis[0].url;
-    const key = cluster.keys.main.key;
-    const buy = await buyNowPath(api, key, cluster.storeId);
-    const dbName = new URL(cluster.databaseUrl).pathname.slice(1);
-    let terminated = 0;
-    let storming = true;
-    // Terminates our own database's busy backends (never another database's), again and again.
-    const storm = (async () => {
-      while (storming) {
-        const { rows } = await cluster.db.query<{ ok: boolean }>(
-          `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+    it(`each of ${PURCHASES} purchases is wholly there (201) or wholly absent (clean 5xx)`, async () => {
+      const api = cluster.apis[0].url;
+      const key = cluster.keys.main.key;
+      const buy = await buyNowPath(api, key, cluster.storeId);
+      const dbName = new URL(cluster.databaseUrl).pathname.slice(1);
+      let terminated = 0;
+      let storming = true;
+      // Terminates our own database's busy backends (never another database's), again and again.
+      const storm = (async () => {
+        while (storming) {
+          const { rows } = await cluster.db.query<{ ok: boolean }>(
+            `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
             WHERE datname = $1 AND pid <> pg_backend_pid()
               AND state IN ('active', 'idle in transaction')
             LIMIT 1`,
-          [dbName],
-        );
-        terminated += rows.filter((row) => row.ok).length;
-        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 60));
-      }
-    })();
-    const results = await Promise.all(
-      Array.from({ length: PURCHASES }, async (_, i) => {
-        const email = `pg-${i}@example.com`;
-        const res = await rawRequest(
-          api,
-          'POST',
-          buy,
-          { 'content-type': 'application/json' },
-          JSON.stringify(buyer(email)),
-        );
-        return { email, res };
-      }),
-    );
-    storming = false;
-    await storm;
+            [dbName],
+          );
+          terminated += rows.filter((row) => row.ok).length;
+          await new Promise((resolve) =>
+            setTimeout(resolve, 20 + Math.random() * 60),
+          );
+        }
+      })();
+      const results = await Promise.all(
+        Array.from({ length: PURCHASES }, async (_, i) => {
+          const email = `pg-${i}@example.com`;
+          const res = await rawRequest(
+            api,
+            'POST',
+            buy,
+            { 'content-type': 'application/json' },
+            JSON.stringify(buyer(email)),
+          );
+          return { email, res };
+        }),
+      );
+      storming = false;
+      await storm;
 
-    const ok = results.filter((r) => r.res.status === 201);
-    const failed = results.filter((r) => r.res.status !== 201);
-    for (const { res } of failed) {
-      expect(res.status).toBeGreaterThanOrEqual(500);
-      expect(errorShapeProblem(res)).toBeNull();
-    }
-    const { rows } = await cluster.db.query<{
-      email: string;
-      orders: number;
-      items: number;
-      events: number;
-      number: number;
-    }>(
-      `SELECT o.user_email AS email, count(DISTINCT o.id)::int AS orders,
+      const ok = results.filter((r) => r.res.status === 201);
+      const failed = results.filter((r) => r.res.status !== 201);
+      for (const { res } of failed) {
+        expect(res.status).toBeGreaterThanOrEqual(500);
+        expect(errorShapeProblem(res)).toBeNull();
+      }
+      const { rows } = await cluster.db.query<{
+        email: string;
+        orders: number;
+        items: number;
+        events: number;
+        number: number;
+      }>(
+        `SELECT o.user_email AS email, count(DISTINCT o.id)::int AS orders,
               count(DISTINCT i.id)::int AS items,
               count(DISTINCT e.id)::int AS events,
               max(o.order_number)::int AS number
@@ -318,20 +355,28 @@ describeWithServices('PostgreSQL backends terminated in the middle of purchases'
          LEFT JOIN order_items i ON i.order_id = o.id
          LEFT JOIN webhook_events e ON e.name = 'order_created' AND e.data->>'id' = o.id::text
         WHERE o.store_id = $1 GROUP BY o.user_email`,
-      [cluster.storeId],
-    );
-    const byEmail = new Map(rows.map((row) => [row.email, row]));
-    for (const { email } of ok)
-      expect(byEmail.get(email)).toMatchObject({ orders: 1, items: 1, events: 1 });
-    for (const { email } of failed) expect(byEmail.get(email)).toBeUndefined();
-    expect(rows).toHaveLength(ok.length);
-    const numbers = rows.map((row) => row.number).sort((a, b) => a - b);
-    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
-    // The pool recovers: the next purchase succeeds.
-    expect((await client(api).post(buy, buyer('after@example.com'))).status).toBe(201);
-    report(
-      'faults: pg_terminate_backend during purchases',
-      `${PURCHASES} concurrent purchases, ${terminated} backends terminated: ${ok.length} × 201 wholly present (order, item, event), ${failed.length} × clean 5xx wholly absent; order numbers gap-free`,
-    );
-  }, 180_000);
-});
+        [cluster.storeId],
+      );
+      const byEmail = new Map(rows.map((row) => [row.email, row]));
+      for (const { email } of ok)
+        expect(byEmail.get(email)).toMatchObject({
+          orders: 1,
+          items: 1,
+          events: 1,
+        });
+      for (const { email } of failed)
+        expect(byEmail.get(email)).toBeUndefined();
+      expect(rows).toHaveLength(ok.length);
+      const numbers = rows.map((row) => row.number).sort((a, b) => a - b);
+      expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+      // The pool recovers: the next purchase succeeds.
+      expect(
+        (await client(api).post(buy, buyer('after@example.com'))).status,
+      ).toBe(201);
+      report(
+        'faults: pg_terminate_backend during purchases',
+        `${PURCHASES} concurrent purchases, ${terminated} backends terminated: ${ok.length} × 201 wholly present (order, item, event), ${failed.length} × clean 5xx wholly absent; order numbers gap-free`,
+      );
+    }, 180_000);
+  },
+);

@@ -235,7 +235,17 @@ const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Path segments: raw malformed escapes are sent as they are; generated text is percent-encoded. */
-const MALFORMED_SEGMENTS = ['%', '%ZZ', '%E0%A4%A', '%C0%AF', '..', '%2e%2e', '%2F', '%00', '%FF%FE'];
+const MALFORMED_SEGMENTS = [
+  '%',
+  '%ZZ',
+  '%E0%A4%A',
+  '%C0%AF',
+  '..',
+  '%2e%2e',
+  '%2F',
+  '%00',
+  '%FF%FE',
+];
 
 interface Case {
   method: string;
@@ -418,7 +428,10 @@ describe('hostile input over every route', () => {
             'range',
           ),
           fc
-            .oneof(fc.string({ maxLength: 300 }), fc.constantFrom('null', '::1', 'https', ''))
+            .oneof(
+              fc.string({ maxLength: 300 }),
+              fc.constantFrom('null', '::1', 'https', ''),
+            )
             .map((s) => s.replace(/[^\x20-\x7e]/g, '').trim()),
         ),
         { maxLength: 3 },
@@ -457,7 +470,11 @@ describe('hostile input over every route', () => {
       'PATCH /v1/products/:id': () =>
         doc('products', { name: 'Renamed' }, undefined, id('products')),
       'POST /v1/variants': () =>
-        doc('variants', { name: 'Fuzz' }, { product: rel('products', 'products') }),
+        doc(
+          'variants',
+          { name: 'Fuzz' },
+          { product: rel('products', 'products') },
+        ),
       'PATCH /v1/variants/:id': () =>
         doc('variants', { name: 'Renamed' }, undefined, id('variants')),
       'POST /v1/prices': () =>
@@ -499,11 +516,26 @@ describe('hostile input over every route', () => {
           { store: rel('stores', 'stores') },
         ),
       'PATCH /v1/subscriptions/:id': () =>
-        doc('subscriptions', { pause: { mode: 'void' } }, undefined, id('subscriptions')),
+        doc(
+          'subscriptions',
+          { pause: { mode: 'void' } },
+          undefined,
+          id('subscriptions'),
+        ),
       'PATCH /v1/subscription-items/:id': () =>
-        doc('subscription-items', { quantity: 2 }, undefined, id('subscription_items')),
+        doc(
+          'subscription-items',
+          { quantity: 2 },
+          undefined,
+          id('subscription_items'),
+        ),
       'POST /v1/subscription-invoices/:id/refund': () =>
-        doc('subscription-invoices', { amount: 1 }, undefined, id('subscription_invoices')),
+        doc(
+          'subscription-invoices',
+          { amount: 1 },
+          undefined,
+          id('subscription_invoices'),
+        ),
       'POST /portal/subscriptions/:id/payment-method': () => ({
         card_number: '4242424242424242',
       }),
@@ -511,7 +543,12 @@ describe('hostile input over every route', () => {
         doc(
           'usage-records',
           { quantity: 1, action: 'increment' },
-          { 'subscription-item': rel('subscription-items', 'subscription_items') },
+          {
+            'subscription-item': rel(
+              'subscription-items',
+              'subscription_items',
+            ),
+          },
         ),
       'POST /v1/:type/:id/generate-invoice': () => ({
         name: 'Ada',
@@ -519,7 +556,12 @@ describe('hostile input over every route', () => {
         country: 'US',
       }),
       'PATCH /v1/license-keys/:id': () =>
-        doc('license-keys', { activation_limit: 3 }, undefined, id('license_keys')),
+        doc(
+          'license-keys',
+          { activation_limit: 3 },
+          undefined,
+          id('license_keys'),
+        ),
       'POST /v1/licenses/activate': () => ({
         license_key: f.licenseKeys[1],
         instance_name: 'fuzz',
@@ -543,14 +585,21 @@ describe('hostile input over every route', () => {
           { store: rel('stores', 'stores') },
         ),
       'PATCH /v1/webhooks/:id': () =>
-        doc('webhooks', { events: ['order_refunded'] }, undefined, id('webhooks')),
+        doc(
+          'webhooks',
+          { events: ['order_refunded'] },
+          undefined,
+          id('webhooks'),
+        ),
     };
   };
 
   /** Bodies: the valid document, mutated one way or another, or no document at all. */
   const body = (route: string): fc.Arbitrary<string | undefined> => {
     const template = templates()[route];
-    const base = template ? template() : { data: { type: 'x', attributes: {} } };
+    const base = template
+      ? template()
+      : { data: { type: 'x', attributes: {} } };
     const mutated = fc
       .tuple(
         fc.constantFrom(
@@ -569,6 +618,7 @@ describe('hostile input over every route', () => {
         fc.string({ maxLength: 10 }),
       )
       .map(([how, value, pick, name]) => {
+        // oxlint-disable-next-line typescript/no-explicit-any
         const copy = structuredClone(base) as Record<string, any>;
         const target: Record<string, unknown> =
           (copy.data?.attributes as Record<string, unknown>) ?? copy;
@@ -648,7 +698,10 @@ describe('hostile input over every route', () => {
       { weight: 6, arbitrary: mutated },
       { weight: 2, arbitrary: raw },
       { weight: 1, arbitrary: form },
-      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
+      {
+        weight: 1,
+        arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+      },
       { weight: 1, arbitrary: fc.constant(undefined) },
     );
   };
@@ -667,31 +720,54 @@ describe('hostile input over every route', () => {
     // Signed links as issued, and tampered: another query value, no signature, a flipped character.
     const signed = seeds.length
       ? fc
-          .tuple(fc.constantFrom(...seeds), fc.nat(), query, fc.constantFrom('keep', 'flip', 'strip', 'append'))
+          .tuple(
+            fc.constantFrom(...seeds),
+            fc.nat(),
+            query,
+            fc.constantFrom('keep', 'flip', 'strip', 'append'),
+          )
           .map(([seed, n, q, how]) => {
             if (how === 'keep') return seed;
-            if (how === 'append') return `${seed}${seed.includes('?') ? '&' : '?'}${q || 'x=1'}`;
-            if (how === 'strip') return seed.replace(/([?&])signature=[^&]*/, '$1');
+            if (how === 'append')
+              return `${seed}${seed.includes('?') ? '&' : '?'}${q || 'x=1'}`;
+            if (how === 'strip')
+              return seed.replace(/([?&])signature=[^&]*/, '$1');
             // Never the leading slash: that is no longer an HTTP request target.
             const at = 1 + (n % (seed.length - 1));
             const c = seed[at] === 'a' ? 'b' : 'a';
             return seed.slice(0, at) + c + seed.slice(at + 1);
           })
       : generatedPath;
-    const otherMethod = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT');
+    const otherMethod = fc.constantFrom(
+      'GET',
+      'POST',
+      'PATCH',
+      'DELETE',
+      'PUT',
+    );
     return fc
       .record({
-        method: fc.oneof({ weight: 9, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: otherMethod }),
-        path: fc.oneof({ weight: 3, arbitrary: generatedPath }, { weight: seeds.length ? 2 : 0, arbitrary: signed }),
+        method: fc.oneof(
+          { weight: 9, arbitrary: fc.constant(method) },
+          { weight: 1, arbitrary: otherMethod },
+        ),
+        path: fc.oneof(
+          { weight: 3, arbitrary: generatedPath },
+          { weight: seeds.length ? 2 : 0, arbitrary: signed },
+        ),
         h: headers(),
-        body: method === 'GET' ? fc.option(body(route), { freq: 5 }).map((b) => b ?? undefined) : body(route),
+        body:
+          method === 'GET'
+            ? fc.option(body(route), { freq: 5 }).map((b) => b ?? undefined)
+            : body(route),
       })
       .map(({ method: m, path, h, body: b }) => {
         const sent: Record<string, string> = {
           authorization: h.authorization,
           accept: h.accept,
         };
-        if (b !== undefined && h['content-type']) sent['content-type'] = h['content-type'];
+        if (b !== undefined && h['content-type'])
+          sent['content-type'] = h['content-type'];
         for (const [name, value] of h.extra) sent[name] = value;
         if (!sent.authorization) delete sent.authorization;
         return { method: m, path, headers: sent, body: b };
@@ -702,7 +778,13 @@ describe('hostile input over every route', () => {
     const before = await audit.mark();
     let response: RawResponse;
     try {
-      response = await rawRequest(t.baseUrl, c.method, c.path, c.headers, c.body);
+      response = await rawRequest(
+        t.baseUrl,
+        c.method,
+        c.path,
+        c.headers,
+        c.body,
+      );
     } catch (error) {
       return `no response: ${(error as Error).message}`;
     }
@@ -717,7 +799,8 @@ describe('hostile input over every route', () => {
     if (response.status >= 400) {
       const path = c.path.split('?')[0];
       const problem = errorShapeProblem(response, {
-        plainLicense: /^\/v1\/licenses\/(activate|validate|deactivate)\/?$/.test(path),
+        plainLicense:
+          /^\/v1\/licenses\/(activate|validate|deactivate)\/?$/.test(path),
         // Pages for people (hosted checkout, receipt, portal, downloads) answer HTML.
         htmlAllowed: /^\/(checkout|my-orders|portal|downloads)\//.test(path),
       });
@@ -729,18 +812,21 @@ describe('hostile input over every route', () => {
     return null;
   };
 
-  it.each(ROUTES)('%s: never 5xx, every refusal an error document that wrote nothing', async (route) => {
-    const property = fc.asyncProperty(caseFor(route), async (c) => {
-      const problem = await check(route, c);
-      if (problem) {
-        failures.push(`${route}: ${problem}`);
-        throw new Error(
-          `${problem}\n${c.method} ${c.path}\n${JSON.stringify(c.headers)}\n${(c.body ?? '').slice(0, 500)}`,
-        );
-      }
-    });
-    await fc.assert(property, { numRuns: RUNS, endOnFailure: true });
-  });
+  it.each(ROUTES)(
+    '%s: never 5xx, every refusal an error document that wrote nothing',
+    async (route) => {
+      const property = fc.asyncProperty(caseFor(route), async (c) => {
+        const problem = await check(route, c);
+        if (problem) {
+          failures.push(`${route}: ${problem}`);
+          throw new Error(
+            `${problem}\n${c.method} ${c.path}\n${JSON.stringify(c.headers)}\n${(c.body ?? '').slice(0, 500)}`,
+          );
+        }
+      });
+      await fc.assert(property, { numRuns: RUNS, endOnFailure: true });
+    },
+  );
 
   describe('body limits', () => {
     const customer = (name: unknown) =>
@@ -764,39 +850,76 @@ describe('hostile input over every route', () => {
       ['1 MiB + 1 byte', customer('x'.repeat(1024 * 1024)), 413],
       ['65 levels of nesting', nested(65), 400],
       ['100,000 levels of nesting', nested(100_000), 400],
-      ['a number that overflows to Infinity (1e400)', customer(0).replace('0', '1e400'), 400],
-      ['an integer beyond 2^53', customer(0).replace('0', '123456789012345678901234567890'), 400],
+      [
+        'a number that overflows to Infinity (1e400)',
+        customer(0).replace('0', '1e400'),
+        400,
+      ],
+      [
+        'an integer beyond 2^53',
+        customer(0).replace('0', '123456789012345678901234567890'),
+        400,
+      ],
       ['a NUL escape in a string', customer('a\u0000b'), 400],
       ['a raw NUL byte', `{"data":\u0000}`, 400],
       ['invalid UTF-8', invalidUtf8, 400],
     ];
-    const targets: { name: string; path: string; contentType: string; plain?: boolean }[] = [
-      { name: 'JSON:API', path: '/v1/customers', contentType: 'application/vnd.api+json' },
+    const targets: {
+      name: string;
+      path: string;
+      contentType: string;
+      plain?: boolean;
+    }[] = [
+      {
+        name: 'JSON:API',
+        path: '/v1/customers',
+        contentType: 'application/vnd.api+json',
+      },
       { name: 'JSON', path: '/v1/customers', contentType: 'application/json' },
-      { name: 'License API', path: '/v1/licenses/activate', contentType: 'application/json', plain: true },
-      { name: 'hosted checkout', path: '/checkout/buy/x', contentType: 'application/json' },
+      {
+        name: 'License API',
+        path: '/v1/licenses/activate',
+        contentType: 'application/json',
+        plain: true,
+      },
+      {
+        name: 'hosted checkout',
+        path: '/checkout/buy/x',
+        contentType: 'application/json',
+      },
     ];
     const cases = targets.flatMap((target) =>
-      bodies.map(([what, payload, status]) => ({ target, what, payload, status })),
+      bodies.map(([what, payload, status]) => ({
+        target,
+        what,
+        payload,
+        status,
+      })),
     );
 
-    it.each(cases)('$target.name: $what → $status, nothing written', async ({ target, payload, status }) => {
-      const path = target.path === '/checkout/buy/x' ? pathOfBuyNow() : target.path;
-      const before = await audit.mark();
-      const response = await rawRequest(
-        t.baseUrl,
-        'POST',
-        path,
-        {
-          authorization: `Bearer ${f.merchant.testKey}`,
-          'content-type': target.contentType,
-        },
-        payload,
-      );
-      expect(response.status).toBe(status);
-      expect(errorShapeProblem(response, { plainLicense: target.plain })).toBeNull();
-      expect(await audit.since(before)).toEqual([]);
-    });
+    it.each(cases)(
+      '$target.name: $what → $status, nothing written',
+      async ({ target, payload, status }) => {
+        const path =
+          target.path === '/checkout/buy/x' ? pathOfBuyNow() : target.path;
+        const before = await audit.mark();
+        const response = await rawRequest(
+          t.baseUrl,
+          'POST',
+          path,
+          {
+            authorization: `Bearer ${f.merchant.testKey}`,
+            'content-type': target.contentType,
+          },
+          payload,
+        );
+        expect(response.status).toBe(status);
+        expect(
+          errorShapeProblem(response, { plainLicense: target.plain }),
+        ).toBeNull();
+        expect(await audit.since(before)).toEqual([]);
+      },
+    );
 
     const forms: [string, string | Buffer][] = [
       ['a NUL in a form field', 'license_key=a%00b&instance_name=x'],
@@ -833,6 +956,7 @@ describe('hostile input over every route', () => {
 
     /** The buy-now link of the fixture's product (a real purchase target). */
     const pathOfBuyNow = () =>
-      f.signedPaths.find((path) => path.startsWith('/checkout/buy/')) ?? '/checkout/buy/x';
+      f.signedPaths.find((path) => path.startsWith('/checkout/buy/')) ??
+      '/checkout/buy/x';
   });
 });

@@ -92,7 +92,7 @@ class DeactivateBurst implements fc.AsyncCommand<Model, Real> {
     const responses = await Promise.all(
       Array.from({ length: this.k }, () => deactivate(r, id)),
     );
-    const statuses = responses.map((res) => res.status).sort();
+    const statuses = responses.map((res) => res.status).sort((a, b) => a - b);
     if (refused(m)) {
       expect(statuses).toEqual(Array(this.k).fill(400));
       return;
@@ -109,9 +109,7 @@ class DeactivateMissing implements fc.AsyncCommand<Model, Real> {
   constructor(readonly pick: number) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const id = m.gone.length
-      ? m.gone[this.pick % m.gone.length]
-      : randomUUID();
+    const id = m.gone.length ? m.gone[this.pick % m.gone.length] : randomUUID();
     const res = await deactivate(r, id);
     expect(res.status).toBe(404);
     expect(res.body.deactivated).toBe(false);
@@ -203,9 +201,7 @@ class Validate implements fc.AsyncCommand<Model, Real> {
 class Patch implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly change:
-      | { disabled: boolean }
-      | { expired: boolean }
-      | { limit: number | null },
+      { disabled: boolean } | { expired: boolean } | { limit: number | null },
   ) {}
   check = () => true;
   async run(m: Model, r: Real) {

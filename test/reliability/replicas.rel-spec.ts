@@ -94,9 +94,7 @@ describeWithServices('two API replicas and two workers', () => {
       `SELECT order_number AS n FROM orders WHERE store_id = $1 ORDER BY order_number`,
       [cluster.storeId],
     );
-    expect(rows.map((row) => Number(row.n))).toEqual(
-      rows.map((_, i) => i + 1),
-    );
+    expect(rows.map((row) => Number(row.n))).toEqual(rows.map((_, i) => i + 1));
     expect(rows).toHaveLength(PURCHASES);
 
     // Every event: attempt 1 (answered 500) and attempt 2 (200), never a third or a duplicate.

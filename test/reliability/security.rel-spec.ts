@@ -63,10 +63,16 @@ describeWithServices('security', () => {
   it('revoked and expired keys are refused within the key cache TTL (2 s)', async () => {
     const api = cluster.apis[0];
     for (const name of ['revoked', 'expired']) {
-      const res = keep(await client(api.url, cluster.keys[name].key).get('/v1/users/me'));
+      const res = keep(
+        await client(api.url, cluster.keys[name].key).get('/v1/users/me'),
+      );
       expect(res.status).toBe(200);
     }
-    await runCli(cluster.env, ['api-keys:revoke', '--id', String(cluster.keys.revoked.id)]);
+    await runCli(cluster.env, [
+      'api-keys:revoke',
+      '--id',
+      String(cluster.keys.revoked.id),
+    ]);
     await cluster.db.query(
       `UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`,
       [cluster.keys.expired.id],
@@ -75,10 +81,14 @@ describeWithServices('security', () => {
     const refusedWithin: number[] = [];
     for (const name of ['revoked', 'expired']) {
       for (;;) {
-        const res = keep(await client(api.url, cluster.keys[name].key).get('/v1/users/me'));
+        const res = keep(
+          await client(api.url, cluster.keys[name].key).get('/v1/users/me'),
+        );
         if (res.status === 401) {
           refusedWithin.push(Date.now() - started);
-          expect(res.body.errors[0].detail).toMatch(name === 'revoked' ? /revoked/ : /expired/);
+          expect(res.body.errors[0].detail).toMatch(
+            name === 'revoked' ? /revoked/ : /expired/,
+          );
           break;
         }
         expect(res.status).toBe(200);
@@ -89,7 +99,9 @@ describeWithServices('security', () => {
     // Refused on every later request too, on every route.
     for (const name of ['revoked', 'expired'])
       for (const path of ['/v1/stores', '/v1/orders', '/v1/webhooks'])
-        expect(keep(await client(api.url, cluster.keys[name].key).get(path)).status).toBe(401);
+        expect(
+          keep(await client(api.url, cluster.keys[name].key).get(path)).status,
+        ).toBe(401);
     report(
       'security: revocation',
       `revoked key refused within ${refusedWithin[0]} ms of the CLI revoking it, expired key within ${refusedWithin[1]} ms (key cache TTL 2000 ms)`,
@@ -99,9 +111,14 @@ describeWithServices('security', () => {
   it('signed links refuse tampering and expiry', async () => {
     const api = cluster.apis[0];
     const key = cluster.keys.main.key;
-    const { product, variantId } = await createPricedProduct(api.url, key, cluster.storeId);
+    const { product, variantId } = await createPricedProduct(
+      api.url,
+      key,
+      cluster.storeId,
+    );
     const buyNow = pathOf(
-      keep(await client(api.url, key).get(`/v1/products/${product.id}`)).body.data.attributes.buy_now_url,
+      keep(await client(api.url, key).get(`/v1/products/${product.id}`)).body
+        .data.attributes.buy_now_url,
     );
     const order = keep(
       await client(api.url).post(buyNow, {
@@ -114,14 +131,18 @@ describeWithServices('security', () => {
     expect(order.status).toBe(201);
     const receipt = pathOf(order.body.data.attributes.urls.receipt);
     const invoice = keep(
-      await client(api.url, key).post(`/v1/orders/${order.body.data.id}/generate-invoice?name=Ada`),
+      await client(api.url, key).post(
+        `/v1/orders/${order.body.data.id}/generate-invoice?name=Ada`,
+      ),
     );
     const download = pathOf(invoice.body.meta.urls.download_invoice);
     const expiring = keep(
       await client(api.url, key).post('/v1/checkouts', {
         data: {
           type: 'checkouts',
-          attributes: { expires_at: new Date(Date.now() + 2_000).toISOString() },
+          attributes: {
+            expires_at: new Date(Date.now() + 2_000).toISOString(),
+          },
           relationships: {
             store: { data: { type: 'stores', id: String(cluster.storeId) } },
             variant: { data: { type: 'variants', id: variantId } },
@@ -138,13 +159,17 @@ describeWithServices('security', () => {
       const params = new URLSearchParams(query);
       const signature = params.get('signature') as string;
       const flipped = new URLSearchParams(params);
-      flipped.set('signature', (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1));
+      flipped.set(
+        'signature',
+        (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1),
+      );
       const unsigned = new URLSearchParams(params);
       unsigned.delete('signature');
       const extra = new URLSearchParams(params);
       extra.set('name', 'Mallory');
       const later = new URLSearchParams(params);
-      if (later.has('expires')) later.set('expires', String(Number(later.get('expires')) + 86_400));
+      if (later.has('expires'))
+        later.set('expires', String(Number(later.get('expires')) + 86_400));
       else later.set('expires', String(Math.floor(Date.now() / 1000) + 86_400));
       const otherId = path.replace(/[0-9a-f]$/, (c) => (c === '0' ? '1' : '0'));
       return [
@@ -183,7 +208,11 @@ describeWithServices('security', () => {
       cluster.apis[0].url,
       cluster.keys.main.key,
       'webhooks',
-      { url: 'http://127.0.0.1:9/hook', events: ['order_created'], secret: webhookSecret },
+      {
+        url: 'http://127.0.0.1:9/hook',
+        events: ['order_created'],
+        secret: webhookSecret,
+      },
       { store: { type: 'stores', id: cluster.storeId } },
     );
     responses.push(JSON.stringify(created));
@@ -207,8 +236,18 @@ describeWithServices('security', () => {
 
   it('a License API caller reads nothing of the main API', async () => {
     const api = cluster.apis[0].url;
-    const { rows } = await cluster.db.query<{ key: string }>(`SELECT key FROM license_keys LIMIT 1`);
-    const probes = ['/v1/users/me', '/v1/stores', '/v1/orders', '/v1/customers', '/v1/license-keys', '/v1/webhooks', '/v1/subscriptions'];
+    const { rows } = await cluster.db.query<{ key: string }>(
+      `SELECT key FROM license_keys LIMIT 1`,
+    );
+    const probes = [
+      '/v1/users/me',
+      '/v1/stores',
+      '/v1/orders',
+      '/v1/customers',
+      '/v1/license-keys',
+      '/v1/webhooks',
+      '/v1/subscriptions',
+    ];
     const credentials = [
       undefined,
       ...rows.map((row) => `Bearer ${row.key}`),
@@ -217,7 +256,12 @@ describeWithServices('security', () => {
     let refused = 0;
     for (const authorization of credentials)
       for (const path of probes) {
-        const res = await rawRequest(api, 'GET', path, authorization ? { authorization } : {});
+        const res = await rawRequest(
+          api,
+          'GET',
+          path,
+          authorization ? { authorization } : {},
+        );
         expect(res.status).toBe(401);
         refused++;
       }
@@ -234,21 +278,47 @@ describeWithServices('security', () => {
       JSON.stringify({ license_key: '00000000-0000-4000-8000-000000000000' }),
     );
     expect(unknown.status).toBe(404);
-    expect(Object.keys(JSON.parse(unknown.text)).sort()).toEqual(['error', 'valid']);
-    report('security: License API isolation', `${refused}/${refused} main-API reads without an API key refused (401)`);
+    expect(Object.keys(JSON.parse(unknown.text)).sort()).toEqual([
+      'error',
+      'valid',
+    ]);
+    report(
+      'security: License API isolation',
+      `${refused}/${refused} main-API reads without an API key refused (401)`,
+    );
   });
 
   it('no API key appears in a pg_dump of the database, the logs or any response after creation', async () => {
     // Use every key on a few routes, with mistakes too, so the logs have something to show.
     const api = cluster.apis[0].url;
     for (const { key } of Object.values(cluster.keys)) {
-      for (const path of ['/v1/users/me', '/v1/stores?page[size]=1', '/v1/nope']) {
-        responses.push((await rawRequest(api, 'GET', path, { authorization: `Bearer ${key}` })).text);
+      for (const path of [
+        '/v1/users/me',
+        '/v1/stores?page[size]=1',
+        '/v1/nope',
+      ]) {
+        responses.push(
+          (
+            await rawRequest(api, 'GET', path, {
+              authorization: `Bearer ${key}`,
+            })
+          ).text,
+        );
       }
       responses.push(
-        (await rawRequest(api, 'GET', '/v1/stores', { authorization: `Bearer ${key.slice(0, -2)}xx` })).text,
+        (
+          await rawRequest(api, 'GET', '/v1/stores', {
+            authorization: `Bearer ${key.slice(0, -2)}xx`,
+          })
+        ).text,
       );
-      responses.push((await rawRequest(api, 'GET', '/v1/stores', { authorization: `Basic ${key}` })).text);
+      responses.push(
+        (
+          await rawRequest(api, 'GET', '/v1/stores', {
+            authorization: `Basic ${key}`,
+          })
+        ).text,
+      );
     }
     const keys = Object.values(cluster.keys).map((k) => k.key);
     const windows = keys.flatMap(secretWindows);

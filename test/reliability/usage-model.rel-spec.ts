@@ -89,7 +89,7 @@ describe('usage records against a pure model', () => {
       m.total += this.quantities.reduce((a, b) => a + b, 0);
       m.records += this.quantities.length;
     }
-    toString = () => `Increments(${this.quantities})`;
+    toString = () => `Increments(${this.quantities.join(',')})`;
   }
 
   /** A `set` racing increments: the total is the set value plus the increments ordered after it. */
@@ -110,7 +110,7 @@ describe('usage records against a pure model', () => {
       m.total = total;
       m.records += responses.length;
     }
-    toString = () => `SetAmid(${this.value}, ${this.quantities})`;
+    toString = () => `SetAmid(${this.value}, ${this.quantities.join(',')})`;
   }
 
   /** One Idempotency-Key sent k times at once: counted once; the rest replay or get 409. */
@@ -164,7 +164,9 @@ describe('usage records against a pure model', () => {
   }
 
   const currentTotal = async (r: Real): Promise<number> => {
-    const res = await api.get(`/v1/subscription-items/${r.itemId}/current-usage`);
+    const res = await api.get(
+      `/v1/subscription-items/${r.itemId}/current-usage`,
+    );
     expect(res.status).toBe(200);
     return res.body.meta.quantity as number;
   };
@@ -212,7 +214,11 @@ describe('usage records against a pure model', () => {
           t.baseUrl,
           merchant.testKey,
           merchant.stores[0].id,
-          { unit_price: null, unit_price_decimal: '0.5', usage_aggregation: 'sum' },
+          {
+            unit_price: null,
+            unit_price_decimal: '0.5',
+            usage_aggregation: 'sum',
+          },
         );
         const item = subscription.attributes.first_subscription_item as {
           id: number;

@@ -70,7 +70,7 @@ export function installBodyParsers(adapter: FastifyAdapter, bodyLimit: number) {
     }
     // The official SDK sets a JSON:API Content-Type on body-less DELETEs too.
     if (text === '') return done(null, undefined);
-    jsonParser(request, text, (error, value) => {
+    void jsonParser(request, text, (error, value) => {
       if (error) return done(error);
       try {
         checkBodyValue(value);

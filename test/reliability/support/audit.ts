@@ -13,7 +13,8 @@ export class WriteAudit {
   async install(exclude: string[] = []) {
     await this.db.query(`CREATE TABLE IF NOT EXISTS rel_audit (
       id bigserial PRIMARY KEY, tbl text NOT NULL, op text NOT NULL)`);
-    await this.db.query(`CREATE OR REPLACE FUNCTION rel_audit_row() RETURNS trigger
+    await this.db
+      .query(`CREATE OR REPLACE FUNCTION rel_audit_row() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO rel_audit (tbl, op) VALUES (TG_TABLE_NAME, TG_OP);

@@ -135,11 +135,11 @@ export async function startCluster(options: {
     startWorker,
     async close() {
       await Promise.all(
-        [...apis.map((api) => api.process), ...workers].map((p) =>
-          p.child.exitCode === null && p.child.signalCode === null
-            ? terminate(p)
-            : null,
-        ),
+        [...apis.map((api) => api.process), ...workers]
+          .filter(
+            (p) => p.child.exitCode === null && p.child.signalCode === null,
+          )
+          .map((p) => terminate(p)),
       );
       await db.end();
       const redis = new Redis(env.REDIS_URL);

@@ -117,7 +117,8 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     usage_aggregation: 'sum',
   });
   const urls = subscription.attributes.urls as Record<string, string | null>;
-  for (const link of Object.values(urls)) if (link) signedPaths.push(pathOf(link));
+  for (const link of Object.values(urls))
+    if (link) signedPaths.push(pathOf(link));
   const item = subscription.attributes.first_subscription_item as {
     id: number;
   };
@@ -144,8 +145,8 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
   const activated = await request(t.baseUrl)
     .post('/v1/licenses/activate')
     .send({ license_key: licenses[0].key, instance_name: 'laptop' });
-  const instanceId = (activated.body as { instance?: { id: string } })
-    .instance?.id;
+  const instanceId = (activated.body as { instance?: { id: string } }).instance
+    ?.id;
   await postResource(
     t.baseUrl,
     key,

@@ -52,7 +52,9 @@ export function rawRequest(
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`timeout: ${method} ${path}`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`timeout: ${method} ${path}`)),
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
