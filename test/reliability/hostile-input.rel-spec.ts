@@ -578,7 +578,7 @@ describe('hostile input over every route', () => {
         doc(
           'webhooks',
           {
-            url: 'https://hooks.example.com/fuzz',
+            url: 'http://127.0.0.1:9/fuzz',
             events: ['order_created'],
             secret: 'fuzz-secret-value',
           },
@@ -774,6 +774,18 @@ describe('hostile input over every route', () => {
       });
   };
 
+  /**
+   * On the embedded database the processors run in this process: the outbox
+   * relay and webhook delivery update their own rows after earlier accepted
+   * requests. With a database server they run in no process here.
+   */
+  const background = (row: { tbl: string; op: string }) =>
+    t.database.embedded !== null &&
+    ((row.tbl === 'webhook_events' && row.op === 'UPDATE') ||
+      (row.tbl === 'webhooks' && row.op === 'UPDATE') ||
+      row.tbl === 'webhook_deliveries' ||
+      row.tbl === 'webhook_delivery_attempts');
+
   /** The audit mark after the last accepted request: a refusal must not move it. */
   let mark: number | null = null;
   const check = async (route: string, c: Case): Promise<string | null> => {
@@ -808,7 +820,9 @@ describe('hostile input over every route', () => {
         htmlAllowed: /^\/(checkout|my-orders|portal|downloads)\//.test(path),
       });
       if (problem) return `${response.status} ${problem}`;
-      const written = await audit.since(before);
+      const written = (await audit.since(before)).filter(
+        (row) => !background(row),
+      );
       if (written.length)
         return `${response.status} but wrote ${JSON.stringify(written)}: ${response.text.slice(0, 200)}`;
     }

@@ -1,4 +1,20 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+
+/** The application's tables: those its migrations create (not BullMQ's PostgreSQL backend's). */
+export function migrationTables(): string[] {
+  const dir = join(process.cwd(), 'src/database/migrations');
+  const names = new Set<string>();
+  for (const file of readdirSync(dir)) {
+    const source = readFileSync(join(dir, file), 'utf8');
+    for (const match of source.matchAll(
+      /CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)"?/g,
+    ))
+      names.add(match[1]);
+  }
+  return [...names];
+}
 
 /**
  * Records every committed row change: an AFTER ROW trigger on each
@@ -20,15 +36,7 @@ export class WriteAudit {
         INSERT INTO rel_audit (tbl, op) VALUES (TG_TABLE_NAME, TG_OP);
         RETURN NULL;
       END $$`);
-    const tables: { name: string }[] = await this.db.query(
-      `SELECT table_name AS name FROM information_schema.tables
-       WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
-         AND table_name <> 'rel_audit' AND table_name NOT LIKE 'bull%'
-         AND table_name NOT IN ('migrations', 'typeorm_metadata')`,
-    );
-    const audited = tables
-      .map((table) => table.name)
-      .filter((name) => !exclude.includes(name));
+    const audited = migrationTables().filter((name) => !exclude.includes(name));
     for (const name of audited) {
       await this.db.query(
         `CREATE OR REPLACE TRIGGER rel_audit AFTER INSERT OR UPDATE OR DELETE

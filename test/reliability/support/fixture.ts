@@ -152,7 +152,7 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     key,
     'webhooks',
     {
-      url: 'https://hooks.example.com/zest',
+      url: 'http://127.0.0.1:9/zest',
       events: ['order_created'],
       secret: 'fixture-webhook-secret',
     },
