@@ -11,6 +11,7 @@ import { HealthModule } from '../http/health/health.module';
 import { SignedUrls } from '../http/signed-urls/signed-urls.service';
 import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
+import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CustomerModule } from '../modules/customer/customer.module';
 import { StoreModule } from '../modules/store/store.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
@@ -21,6 +22,7 @@ import { loggerParams } from './logging';
 const DOMAIN_MODULES = [
   AccountModule,
   StoreModule,
+  CatalogModule,
   CustomerModule,
   WebhooksModule,
 ];
