@@ -1,13 +1,17 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { ApiKeyGuard } from '../http/auth/api-key.guard';
 import { HealthController } from '../http/health/health.controller';
+import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
+import { IdempotencyModule } from '../http/idempotency/idempotency.module';
 import { JsonApiContentTypeInterceptor } from '../http/json-api/json-api-content-type.interceptor';
 import { JsonApiExceptionFilter } from '../http/json-api/json-api-exception.filter';
 import { RelationshipController } from '../http/json-api/relationship.controller';
 import { RouteTable } from '../http/json-api/route-table';
+import { RateLimitGuard } from '../http/rate-limit/rate-limit.guard';
+import { RateLimitModule } from '../http/rate-limit/rate-limit.module';
 import { AccountModule } from '../modules/account/account.module';
 import { CoreModule } from './core.module';
 import { ProcessorsModule } from './processors.module';
@@ -16,6 +20,8 @@ export interface ApiModuleOptions {
   /** Embedded mode: the one process also runs the workers. */
   withProcessors: boolean;
   routes: RouteTable;
+  /** Tests only: extra modules with controllers of their own. */
+  extraModules?: (Type | DynamicModule)[];
 }
 
 /**
@@ -34,15 +40,21 @@ export class ApiModule {
       imports: [
         CoreModule.forRoot(config, database),
         AccountModule,
+        IdempotencyModule,
+        RateLimitModule,
         ...(options.withProcessors ? [ProcessorsModule] : []),
+        ...(options.extraModules ?? []),
       ],
       // Registered last so that literal routes of domain modules win.
       controllers: [HealthController, RelationshipController],
       providers: [
         { provide: RouteTable, useValue: options.routes },
+        // Guards run in this order: who is calling, then how often.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: JsonApiExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: JsonApiContentTypeInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { IncomingMessage } from 'node:http';
-import { Logger as NestLogger } from '@nestjs/common';
+import { DynamicModule, Logger as NestLogger, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   FastifyAdapter,
@@ -11,7 +11,13 @@ import {
   closeDatabase,
   DatabaseConnection,
 } from '../database/database-connection';
+import { idempotencyOnSend } from '../http/idempotency/idempotency.interceptor';
+import { IdempotencyService } from '../http/idempotency/idempotency.service';
 import { RouteTable } from '../http/json-api/route-table';
+import {
+  corsDelegate,
+  installTransportPolicy,
+} from '../http/transport/transport-policy';
 import { requestId } from './logging';
 import { ApiModule } from './api.module';
 
@@ -25,7 +31,11 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export async function createApiApp(
   config: AppConfig,
   database: DatabaseConnection,
-  options: { withProcessors: boolean },
+  options: {
+    withProcessors: boolean;
+    /** Tests only: modules with controllers of their own (e.g. a POST route to exercise). */
+    extraModules?: (Type | DynamicModule)[];
+  },
 ): Promise<NestFastifyApplication> {
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({
@@ -53,16 +63,28 @@ export async function createApiApp(
       else void jsonParser(request, text, done);
     },
   );
+  // Bodies are JSON:API, JSON or form fields; anything else is a 415.
+  fastify.removeContentTypeParser('text/plain');
+  installTransportPolicy(fastify, config);
+  // Late-bound: the service exists once Nest has built the module graph.
+  let idempotency: IdempotencyService | undefined;
+  fastify.addHook(
+    'onSend',
+    idempotencyOnSend(() => idempotency as IdempotencyService),
+  );
 
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(config, database, {
       withProcessors: options.withProcessors,
       routes,
+      extraModules: options.extraModules ?? [],
     }),
     adapter,
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
+  idempotency = app.get(IdempotencyService);
+  app.enableCors({ delegator: corsDelegate(config) });
   await app.init();
   return app;
 }

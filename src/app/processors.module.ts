@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyPurgeProcessor } from '../http/idempotency/idempotency-purge.processor';
+import { IdempotencyModule } from '../http/idempotency/idempotency.module';
 import { AccountModule } from '../modules/account/account.module';
 import { ApiKeyUsageProcessor } from '../modules/account/api-key-usage.processor';
 import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
@@ -7,9 +9,10 @@ import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
-  imports: [AccountModule, WebhooksModule],
+  imports: [AccountModule, IdempotencyModule, WebhooksModule],
   providers: [
     ApiKeyUsageProcessor,
+    IdempotencyPurgeProcessor,
     WebhookRelayProcessor,
     WebhookDeliveryProcessor,
   ],

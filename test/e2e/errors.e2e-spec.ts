@@ -1,6 +1,10 @@
 import request from 'supertest';
 import { createMerchant, Merchant } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { TestRoutesModule } from '../support/test-routes.module';
+
+const echo = (attributes: object) =>
+  JSON.stringify({ data: { type: 'test-echoes', attributes } });
 
 interface Case {
   name: string;
@@ -11,6 +15,13 @@ interface Case {
   status: number;
   parameter?: string;
   headers?: Record<string, string>;
+  /** Request body and its Content-Type. */
+  body?: string;
+  contentType?: string;
+  requestHeaders?: Record<string, string>;
+  pointer?: string;
+  /** `source.header` of the error. */
+  header?: string;
 }
 
 describe('error contract', () => {
@@ -18,7 +29,8 @@ describe('error contract', () => {
   let merchant: Merchant;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // A test-only POST route: production has none of its own in this module.
+    t = await startTestApp({}, { modules: [TestRoutesModule] });
     merchant = await createMerchant(t.app);
   });
   afterAll(() => t.close());
@@ -134,6 +146,75 @@ describe('error contract', () => {
       path: '/v1/stores/abc',
       status: 404,
     },
+    {
+      name: 'body over 1 MiB',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 413,
+      contentType: 'application/vnd.api+json',
+      body: echo({ message: 'x'.repeat(1024 * 1024) }),
+    },
+    {
+      name: 'text/plain body',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 415,
+      contentType: 'text/plain',
+      body: echo({ message: 'x' }),
+    },
+    {
+      name: 'XML body',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 415,
+      contentType: 'application/xml',
+      body: '<data/>',
+    },
+    {
+      name: 'malformed JSON',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 400,
+      contentType: 'application/vnd.api+json',
+      body: '{"data": ',
+    },
+    {
+      name: 'document without data',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 400,
+      contentType: 'application/json',
+      body: '{"meta": {}}',
+      pointer: '/data',
+    },
+    {
+      name: 'wrong data.type',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 400,
+      contentType: 'application/vnd.api+json',
+      body: JSON.stringify({ data: { type: 'stores', attributes: {} } }),
+      pointer: '/data/type',
+    },
+    {
+      name: 'invalid attribute',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 422,
+      contentType: 'application/vnd.api+json',
+      body: echo({ message: 42 }),
+      pointer: '/data/attributes/message',
+    },
+    {
+      name: 'Idempotency-Key too long',
+      method: 'post',
+      path: '/v1/test-echoes',
+      status: 400,
+      contentType: 'application/vnd.api+json',
+      body: echo({ message: 'x' }),
+      requestHeaders: { 'Idempotency-Key': 'k'.repeat(256) },
+      header: 'Idempotency-Key',
+    },
   ];
 
   it.each(cases)('$name → $status', async (c) => {
@@ -141,6 +222,12 @@ describe('error contract', () => {
     if (c.auth === undefined || c.auth === 'valid')
       call = call.set('Authorization', `Bearer ${merchant.testKey}`);
     else if (c.auth !== 'none') call = call.set('Authorization', c.auth);
+    for (const [name, value] of Object.entries(c.requestHeaders ?? {}))
+      call = call.set(name, value);
+    if (c.body !== undefined)
+      call = call
+        .set('Content-Type', c.contentType ?? 'application/json')
+        .send(c.body);
     const response = await call;
     expect(response.status).toBe(c.status);
     expect(response.headers['content-type']).toMatch(
@@ -153,6 +240,8 @@ describe('error contract', () => {
     expect(typeof error.title).toBe('string');
     expect(typeof error.detail).toBe('string');
     if (c.parameter) expect(error.source).toEqual({ parameter: c.parameter });
+    if (c.pointer) expect(error.source).toEqual({ pointer: c.pointer });
+    if (c.header) expect(error.source).toEqual({ header: c.header });
     for (const [name, value] of Object.entries(c.headers ?? {}))
       expect(response.headers[name]).toBe(value);
   });
@@ -166,13 +255,12 @@ describe('error contract', () => {
     expect(response.body.errors[0].title).toBe('Unauthorized');
   });
 
-  it('refuses malformed JSON with 400', async () => {
+  it('answers 404 for unknown routes before looking at the body', async () => {
     const response = await request(t.baseUrl)
-      .post('/v1/stores')
-      .set('Authorization', `Bearer ${merchant.testKey}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send('{"data": ');
-    expect([400, 405]).toContain(response.status);
-    expect(response.body.errors[0].status).toBe(String(response.status));
+      .post('/v1/no-such-thing')
+      .set('Content-Type', 'text/plain')
+      .send('hello');
+    expect(response.status).toBe(404);
+    expect(response.body.errors[0].status).toBe('404');
   });
 });

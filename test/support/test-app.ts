@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamicModule, Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { createApiApp } from '../../src/app/bootstrap';
@@ -62,9 +63,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Test-only modules (e.g. `TestRoutesModule`) mounted next to the real ones. */
+  modules?: (Type | DynamicModule)[];
+}
+
 /** The real API application on a fresh database, listening on a loopback port. */
 export async function startTestApp(
   env: Record<string, string> = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const testDatabase = await createTestDatabase();
   const port = await freePort();
@@ -86,6 +93,7 @@ export async function startTestApp(
   await runMigrations(database.url);
   const app = await createApiApp(config, database, {
     withProcessors: database.embedded !== null,
+    extraModules: options.modules,
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {

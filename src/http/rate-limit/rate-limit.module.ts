@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import {
+  MemoryRateLimitStore,
+  RateLimitStore,
+  RedisRateLimitStore,
+} from './rate-limit.store';
+
+/** The counter store: Redis when REDIS_URL is set (shared by replicas), else memory. */
+@Module({
+  providers: [
+    {
+      provide: RateLimitStore,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        config.queue.redisUrl
+          ? new RedisRateLimitStore(
+              config.queue.redisUrl,
+              `${config.queue.prefix}:rate-limit`,
+            )
+          : new MemoryRateLimitStore(),
+    },
+  ],
+  exports: [RateLimitStore],
+})
+export class RateLimitModule {}
