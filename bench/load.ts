@@ -50,7 +50,7 @@ interface Context {
 async function run(spec: LoadSpec): Promise<LoadResult> {
   const { request } = spec;
   const slots = Math.max(request.paths.length, request.bodies?.length ?? 0);
-  const perSlot = new Array<number>(slots).fill(0);
+  const perSlot = Array.from({ length: slots }, () => 0);
   const statusCounts: Record<string, number> = {};
   let next = 0;
   const result = await autocannon({
