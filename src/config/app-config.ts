@@ -133,6 +133,7 @@ const environmentSchema = z.object({
   ),
   WEBHOOK_RELAY_INTERVAL_MS: positiveInt.default(5000),
   WEBHOOK_CONCURRENCY: positiveInt.default(10),
+  WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -206,6 +207,8 @@ export interface AppConfig {
     relayIntervalMs: number;
     /** Deliveries in flight per worker process. */
     concurrency: number;
+    /** Events and their delivery log are deleted after this many days. */
+    retentionDays: number;
   };
 }
 
@@ -314,6 +317,7 @@ export function loadConfig(
       retryDelaysMs: e.WEBHOOK_RETRY_DELAYS,
       relayIntervalMs: e.WEBHOOK_RELAY_INTERVAL_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
+      retentionDays: e.WEBHOOK_RETENTION_DAYS,
     },
   };
 }

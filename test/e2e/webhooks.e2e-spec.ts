@@ -11,10 +11,13 @@ import {
   listWebhooks,
   updateWebhook,
 } from '@lemonsqueezy/lemonsqueezy.js';
+import { AppError } from '../../src/common/app-error';
 import { Transactions } from '../../src/database/transactions';
 import { StoreSerializer } from '../../src/modules/store/store.serializer';
 import { StoreService } from '../../src/modules/store/store.service';
 import { Outbox } from '../../src/modules/webhooks/outbox';
+import { WebhookRepository } from '../../src/modules/webhooks/webhook.repository';
+import { WebhookService } from '../../src/modules/webhooks/webhook.service';
 import { WebhookRelayService } from '../../src/modules/webhooks/webhook-relay.service';
 import { WebhookEventName } from '../../src/modules/webhooks/webhook-events';
 import { createMerchant, Merchant } from '../support/factories';
@@ -267,6 +270,57 @@ describe('webhooks', () => {
       await send('post', '/v1/webhooks', merchant.testKey, {
         data: { type: 'stores', attributes: {} },
       }).expect(400);
+    });
+
+    it('refuses private and local targets when saving unless WEBHOOK_ALLOW_PRIVATE', async () => {
+      // This app allows them (the receiver is on loopback); the same service
+      // with the production default refuses them.
+      const strict = new WebhookService(
+        t.app.get(WebhookRepository),
+        t.app.get(StoreService),
+        {
+          ...t.config,
+          webhooks: { ...t.config.webhooks, allowPrivate: false },
+        },
+      );
+      const principal = {
+        userId: merchant.userId,
+        apiKeyId: 0,
+        testMode: true,
+      };
+      for (const url of [
+        'http://127.0.0.1:8080/',
+        'http://[::1]/',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://10.0.0.5/hook',
+        'http://localhost/hook',
+        'http://0x7f000001/',
+      ]) {
+        const error = await strict
+          .create(principal, String(merchant.stores[0].id), {
+            url,
+            events: ['order_created'],
+            secret: 'strict-secret',
+          })
+          .then(
+            () => null,
+            (e: unknown) => e as AppError,
+          );
+        expect({ url, status: error?.status }).toEqual({ url, status: 422 });
+        expect(error!.errors[0].source).toEqual({
+          pointer: '/data/attributes/url',
+        });
+      }
+      const allowed = await strict.create(
+        principal,
+        String(merchant.stores[0].id),
+        {
+          url: 'https://hooks.example.com/in',
+          events: ['order_created'],
+          secret: 'strict-secret',
+        },
+      );
+      await strict.delete(principal, allowed.id);
     });
 
     it('lists by created_at ascending, filters by store, and hides other modes and users', async () => {
@@ -780,6 +834,45 @@ describe('webhooks', () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(receiver.at('/swept')).toHaveLength(1);
     });
+  });
+
+  it('deletes events and their delivery log after the retention period, never pending ones', async () => {
+    const db = t.app.get(DataSource);
+    const old = async (status: string) => {
+      const [event]: { id: string }[] = await db.query(
+        `INSERT INTO webhook_events (name, store_id, test_mode, data, created_at, relayed_at)
+         VALUES ('order_created', $1, true, '{}', now() - interval '31 days', now() - interval '31 days')
+         RETURNING id::text AS id`,
+        [merchant.stores[1].id],
+      );
+      const [webhook]: { id: number }[] = await db.query(
+        `SELECT id FROM webhooks ORDER BY id LIMIT 1`,
+      );
+      await db.query(
+        `INSERT INTO webhook_deliveries (event_id, webhook_id, status, next_attempt_at)
+         VALUES ($1, $2, $3, now() + interval '1 day')`,
+        [event.id, webhook.id, status],
+      );
+      return event.id;
+    };
+    const done = await old('succeeded');
+    const pending = await old('pending');
+    const recent: { id: string }[] = await db.query(
+      `SELECT id::text AS id FROM webhook_events WHERE created_at > now() - interval '1 day'`,
+    );
+    await worker.context.get(WebhookRelayService).sweep();
+    const left: { id: string }[] = await db.query(
+      `SELECT id::text AS id FROM webhook_events`,
+    );
+    const ids = left.map((row) => row.id);
+    expect(ids).not.toContain(done);
+    expect(ids).toContain(pending);
+    for (const row of recent) expect(ids).toContain(row.id);
+    const orphans: unknown[] = await db.query(
+      `SELECT 1 FROM webhook_deliveries WHERE event_id = $1`,
+      [done],
+    );
+    expect(orphans).toEqual([]);
   });
 
   it('never shows a secret in a response or a log line', () => {

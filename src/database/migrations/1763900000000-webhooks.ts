@@ -39,6 +39,10 @@ export class Webhooks1763900000000 implements MigrationInterface {
     await db.query(
       `CREATE INDEX webhook_events_unrelayed_idx ON webhook_events (id) WHERE relayed_at IS NULL`,
     );
+    // Retention: the sweeper deletes events (and their deliveries) by age.
+    await db.query(
+      `CREATE INDEX webhook_events_created_idx ON webhook_events (created_at)`,
+    );
 
     await db.query(`
       CREATE TABLE webhook_deliveries (

@@ -1,5 +1,5 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, OnApplicationBootstrap } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -16,6 +16,8 @@ export class WebhookDeliveryProcessor
   extends WorkerHost
   implements OnApplicationBootstrap
 {
+  private readonly logger = new Logger(WebhookDeliveryProcessor.name);
+
   constructor(
     private readonly deliveries: WebhookDeliveryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -26,6 +28,12 @@ export class WebhookDeliveryProcessor
   onApplicationBootstrap() {
     // Deliveries mostly wait on the network, so several run per process.
     this.worker.concurrency = this.config.webhooks.concurrency;
+  }
+
+  /** Queue connection errors (Redis away): logged, not printed by BullMQ to the console. */
+  @OnWorkerEvent('error')
+  onWorkerError(error: Error) {
+    this.logger.warn({ err: error }, 'Webhook delivery worker error');
   }
 
   async process(job: Job<WebhookDeliveryJob>): Promise<void> {

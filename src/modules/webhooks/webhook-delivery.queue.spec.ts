@@ -19,6 +19,7 @@ function fakeQueue(state: string | null) {
           },
         };
   const queue = {
+    on: () => undefined,
     getJob: (id: string) => {
       calls.push(`get ${id}`);
       return Promise.resolve(job);

@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
@@ -17,10 +17,17 @@ export function deliveryJobId(deliveryId: string, attempt: number): string {
 
 @Injectable()
 export class WebhookDeliveryQueue {
+  private readonly logger = new Logger(WebhookDeliveryQueue.name);
+
   constructor(
     @InjectQueue(WEBHOOK_DELIVERY_QUEUE)
     private readonly queue: Queue<WebhookDeliveryJob>,
-  ) {}
+  ) {
+    // Without a listener BullMQ prints connection errors to the console.
+    queue.on('error', (error) =>
+      this.logger.warn({ err: error }, 'Webhook delivery queue error'),
+    );
+  }
 
   /** Enqueues an attempt of a new delivery (one round trip; an existing job wins). */
   async add(deliveryId: string, attempt: number, delayMs = 0): Promise<void> {

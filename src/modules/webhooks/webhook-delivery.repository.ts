@@ -146,6 +146,24 @@ export class WebhookDeliveryRepository {
     });
   }
 
+  /**
+   * Deletes up to `limit` events older than `days` (their deliveries and
+   * attempts cascade), never one that still has a pending delivery.
+   */
+  async deleteOlderThan(days: number, limit: number): Promise<number> {
+    const [, deleted] = (await this.dataSource.query(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT e.id FROM webhook_events e
+          WHERE e.created_at < now() - $1 * interval '1 day'
+            AND e.relayed_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                             WHERE d.event_id = e.id AND d.status = 'pending')
+          ORDER BY e.created_at LIMIT $2)`,
+      [days, limit],
+    )) as [unknown[], number];
+    return deleted;
+  }
+
   /** Pending deliveries that are due and not being sent by a live worker. */
   async due(limit: number): Promise<DueDelivery[]> {
     const rows: { id: string; attempts: number; next_attempt_at: Date }[] =

@@ -1,5 +1,10 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, OnApplicationBootstrap } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import {
+  Inject,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { Job } from 'bullmq';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -19,8 +24,11 @@ import { WebhookRelayService } from './webhook-relay.service';
 @Processor(WEBHOOK_RELAY_QUEUE, { drainDelay: 1 })
 export class WebhookRelayProcessor
   extends WorkerHost
-  implements OnApplicationBootstrap
+  implements OnApplicationBootstrap, OnModuleDestroy
 {
+  private readonly logger = new Logger(WebhookRelayProcessor.name);
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly relay: WebhookRelayService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -28,8 +36,29 @@ export class WebhookRelayProcessor
     super();
   }
 
-  async onApplicationBootstrap() {
-    await this.relay.scheduleSweeps(this.config.webhooks.relayIntervalMs);
+  onApplicationBootstrap() {
+    const every = this.config.webhooks.relayIntervalMs;
+    const schedule = () =>
+      this.relay
+        .scheduleSweeps(every)
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'Could not schedule webhook sweeps'),
+        );
+    // Not awaited: a worker starts even while Redis is away. Upserting again
+    // is idempotent and re-creates the scheduler if Redis lost its data.
+    void schedule();
+    this.timer = setInterval(() => void schedule(), Math.max(10 * every, 1000));
+    this.timer.unref();
+  }
+
+  /** Queue connection errors (Redis away): logged, not printed by BullMQ to the console. */
+  @OnWorkerEvent('error')
+  onWorkerError(error: Error) {
+    this.logger.warn({ err: error }, 'Webhook relay worker error');
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.timer);
   }
 
   async process(job: Job<null, void, WebhookRelayJobName>): Promise<void> {

@@ -18,9 +18,12 @@ export type WebhookRelayJobName = 'relay' | 'sweep';
 export class WebhookRelayNudge {
   private readonly logger = new Logger(WebhookRelayNudge.name);
 
-  constructor(
-    @InjectQueue(WEBHOOK_RELAY_QUEUE) private readonly queue: Queue,
-  ) {}
+  constructor(@InjectQueue(WEBHOOK_RELAY_QUEUE) private readonly queue: Queue) {
+    // Without a listener BullMQ prints connection errors to the console.
+    queue.on('error', (error) =>
+      this.logger.warn({ err: error }, 'Webhook relay queue error'),
+    );
+  }
 
   nudge(): void {
     this.queue

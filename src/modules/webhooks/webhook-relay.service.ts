@@ -1,12 +1,15 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 import { WebhookDeliveryQueue } from './webhook-delivery.queue';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WEBHOOK_RELAY_QUEUE } from './webhook-relay.queue';
 
 const RELAY_BATCH = 200;
 const SWEEP_BATCH = 500;
+const RETENTION_BATCH = 1000;
 
 /**
  * The outbox relay and the sweeper, run by the worker. Deliveries are rows
@@ -22,6 +25,7 @@ export class WebhookRelayService {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly queue: WebhookDeliveryQueue,
     @InjectQueue(WEBHOOK_RELAY_QUEUE) private readonly relayQueue: Queue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The safety net behind the commit nudges; idempotent across worker replicas (one scheduler id). */
@@ -44,8 +48,15 @@ export class WebhookRelayService {
     }
   }
 
-  /** Re-enqueues due deliveries whose job is missing, finished or failed. */
+  /**
+   * Re-enqueues due deliveries whose job is missing, finished or failed,
+   * and deletes events past their retention.
+   */
   async sweep(): Promise<number> {
+    await this.deliveries.deleteOlderThan(
+      this.config.webhooks.retentionDays,
+      RETENTION_BATCH,
+    );
     let requeued = 0;
     for (const delivery of await this.deliveries.due(SWEEP_BATCH)) {
       if (
