@@ -56,8 +56,10 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,
-    duration: spec.amount === undefined ? spec.durationSeconds : undefined,
-    amount: spec.amount,
+    // autocannon refuses an explicit `duration: undefined`; give one or the other.
+    ...(spec.amount === undefined
+      ? { duration: spec.durationSeconds }
+      : { amount: spec.amount }),
     overallRate: spec.overallRate,
     timeout: 10,
     requests: [
