@@ -50,14 +50,16 @@ interface Context {
 async function run(spec: LoadSpec): Promise<LoadResult> {
   const { request } = spec;
   const slots = Math.max(request.paths.length, request.bodies?.length ?? 0);
-  const perSlot = new Array<number>(slots).fill(0);
+  const perSlot = Array.from({ length: slots }, () => 0);
   const statusCounts: Record<string, number> = {};
   let next = 0;
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,
-    duration: spec.amount === undefined ? spec.durationSeconds : undefined,
-    amount: spec.amount,
+    // autocannon refuses an explicit `duration: undefined`; give one or the other.
+    ...(spec.amount === undefined
+      ? { duration: spec.durationSeconds }
+      : { amount: spec.amount }),
     overallRate: spec.overallRate,
     timeout: 10,
     requests: [

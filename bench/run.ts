@@ -19,6 +19,8 @@ import { GOOD_CARD } from './state';
  *   --duration <s>   seconds per run (default 10; quick 2)
  *   --million        also grow to 1,000,000 orders (bulk import) for the last growth row
  *   --keep           leave the benchmark database in place afterwards
+ *   --reuse <file>   skip the seed: use the database a failed or --keep run left and its
+ *                    state file (logged at start); the smallest growth row is then missing
  */
 
 const { values: args } = parseArgs({
@@ -28,6 +30,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string' },
     million: { type: 'boolean' },
     keep: { type: 'boolean' },
+    reuse: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -46,10 +49,9 @@ const DB_NAME = process.env.BENCH_DB ?? 'zest_bench';
 const DATABASE_URL = PG_ADMIN.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `zest-bench-${process.pid}`;
-const STATE = join(
-  process.env.BENCH_TMP ?? '/tmp',
-  `zest-bench-${process.pid}.json`,
-);
+const STATE =
+  args.reuse ??
+  join(process.env.BENCH_TMP ?? '/tmp', `zest-bench-${process.pid}.json`);
 const PORTS = {
   api: 3900,
   limited: 3901,
@@ -368,31 +370,37 @@ async function main() {
   const loadBefore = loadavg();
   log(`load average before: ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
 
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
-  await admin.end();
-  const migrate = spawnSync(
-    process.execPath,
-    [join(ROOT, 'dist', 'cli.js'), 'migrate', '--json'],
-    {
-      env: zestEnv(PORTS.api),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  if (migrate.status !== 0) throw new Error('migrations failed');
-
+  log(`state file: ${STATE}`);
   let started = Date.now();
-  let state = await seed([
-    '--products',
-    String(SIZES.products),
-    '--orders',
-    String(SIZES.small),
-  ]);
-  log(
-    `catalog and ${SIZES.small} orders seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
+  let state: BenchState;
+  if (args.reuse) {
+    state = JSON.parse(readFileSync(STATE, 'utf8')) as BenchState;
+  } else {
+    const admin = new pg.Client({ connectionString: PG_ADMIN });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${DB_NAME}`);
+    await admin.end();
+    const migrate = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli.js'), 'migrate', '--json'],
+      {
+        env: zestEnv(PORTS.api),
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    if (migrate.status !== 0) throw new Error('migrations failed');
+
+    state = await seed([
+      '--products',
+      String(SIZES.products),
+      '--orders',
+      String(SIZES.small),
+    ]);
+    log(
+      `catalog and ${SIZES.small} orders seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  }
 
   const db = new pg.Client({ connectionString: DATABASE_URL });
   await db.connect();
@@ -425,7 +433,7 @@ async function main() {
 
   const ordersPage = (page: number) =>
     `/v1/orders?filter%5Bstore_id%5D=${state.storeId}&page%5Bsize%5D=10&page%5Bnumber%5D=${page}`;
-  const growthRows = [await growth(SIZES.small, state, api)];
+  const growthRows = args.reuse ? [] : [await growth(SIZES.small, state, api)];
 
   started = Date.now();
   state = await seed(['--orders', String(SIZES.main)]);
@@ -519,10 +527,12 @@ async function main() {
     );
     growthRows.push(await growth(SIZES.large, state, api));
   }
-  const firstList = growthRows[0].list.p50;
+  const firstList = growthRows[0]?.list.p50 ?? 0;
   for (const g of growthRows) {
     const isLast =
-      g === growthRows[growthRows.length - 1] && growthRows.length > 2;
+      g === growthRows[growthRows.length - 1] &&
+      growthRows.length > 2 &&
+      !args.reuse;
     addRow({
       name: `growth @ ${g.size.toLocaleString('en-US')} orders: orders list page 1`,
       zest: g.list,

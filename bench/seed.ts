@@ -41,7 +41,7 @@ async function pool<T>(
   concurrency: number,
   work: (index: number) => Promise<T>,
 ): Promise<T[]> {
-  const results: T[] = new Array<T>(count);
+  const results: T[] = [];
   let next = 0;
   const runners = Array.from(
     { length: Math.min(concurrency, count) },

@@ -40,6 +40,8 @@ const pool = new pg.Pool({
 const JSONAPI = { version: '1.0' };
 const MEDIA = 'application/vnd.api+json; charset=utf-8';
 
+// Rows as pg returns them: column name to value, rendered as-is (bare on purpose).
+// oxlint-disable-next-line typescript/no-explicit-any
 type Row = Record<string, any>;
 
 function relationships(self: string, names: string[]) {
