@@ -1,5 +1,10 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Clock } from '../../common/clock';
 import type { AppConfig } from '../../config/app-config';
@@ -15,12 +20,17 @@ import { RenewalService } from './renewal.service';
  * Runs the renewal sweep on a BullMQ job scheduler. Every worker upserts the
  * same scheduler id, so there is one schedule however many workers run;
  * sweeps that still overlap are safe (SKIP LOCKED, one step per lock).
+ * The scheduler lives in Redis, so it is upserted again periodically: a
+ * Redis that lost its data would otherwise never renew anything again.
  */
 @Processor(BILLING_RENEWAL_QUEUE)
 export class RenewalProcessor
   extends WorkerHost
-  implements OnApplicationBootstrap
+  implements OnApplicationBootstrap, OnModuleDestroy
 {
+  private readonly logger = new Logger(RenewalProcessor.name);
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly renewals: RenewalService,
     private readonly clock: Clock,
@@ -32,15 +42,28 @@ export class RenewalProcessor
   }
 
   async onApplicationBootstrap() {
-    await this.queue.upsertJobScheduler(
-      RENEWAL_SCHEDULER_ID,
-      { every: this.config.billing.sweepIntervalMs },
-      {
-        name: 'sweep',
-        data: { kind: 'sweep' },
-        opts: { removeOnComplete: 100, removeOnFail: 100 },
-      },
-    );
+    const every = this.config.billing.sweepIntervalMs;
+    const schedule = () =>
+      this.queue
+        .upsertJobScheduler(
+          RENEWAL_SCHEDULER_ID,
+          { every },
+          {
+            name: 'sweep',
+            data: { kind: 'sweep' },
+            opts: { removeOnComplete: 100, removeOnFail: 100 },
+          },
+        )
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'Could not schedule renewals'),
+        );
+    await schedule();
+    this.timer = setInterval(() => void schedule(), Math.max(every, 10_000));
+    this.timer.unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.timer);
   }
 
   async process(): Promise<{ steps: number }> {
