@@ -201,6 +201,7 @@ describeWithRedisServer(
           WEBHOOK_ALLOW_PRIVATE: 'true',
           WEBHOOK_RETRY_DELAYS: '300ms*30',
           WEBHOOK_RELAY_INTERVAL_MS: '300',
+          BILLING_SWEEP_INTERVAL_MS: '300',
         },
       });
     }, 120_000);
@@ -230,7 +231,24 @@ describeWithRedisServer(
         { store: { type: 'stores', id: cluster.storeId } },
       );
       const buy = await buyNowPath(api, key, cluster.storeId);
-      for (let i = 0; i < BEFORE; i++)
+      const { product: plan } = await createPricedProduct(
+        api,
+        key,
+        cluster.storeId,
+        {
+          category: 'subscription',
+          renewal_interval_unit: 'month',
+          renewal_interval_quantity: 1,
+        },
+      );
+      const subscribe = pathOf(
+        (await client(api, key).get(`/v1/products/${plan.id}`)).body.data
+          .attributes.buy_now_url,
+      );
+      expect(
+        (await client(api).post(subscribe, buyer('renews@example.com'))).status,
+      ).toBe(201);
+      for (let i = 0; i < BEFORE - 1; i++)
         expect(
           (await client(api).post(buy, buyer(`before-${i}@example.com`)))
             .status,
@@ -273,9 +291,27 @@ describeWithRedisServer(
         (sum, n) => sum + n - 1,
         0,
       );
+      // Renewals still run: the billing job scheduler outlives the Redis that lost it.
+      await cluster.db.query(
+        `UPDATE subscriptions SET renews_at = now() - interval '1 minute',
+                next_action_at = now() - interval '1 minute' WHERE store_id = $1`,
+        [cluster.storeId],
+      );
+      const renewedAt = Date.now();
+      await eventually(
+        async () => {
+          const { rows: invoices } = await cluster.db.query(
+            `SELECT 1 FROM subscription_invoices WHERE billing_reason = 'renewal'`,
+          );
+          return invoices.length === 1 ? true : undefined;
+        },
+        'a renewal after Redis came back',
+        30_000,
+      );
+      const renewalSeconds = ((Date.now() - renewedAt) / 1000).toFixed(1);
       report(
         'faults: Redis stopped and restarted',
-        `${DURING} purchases and ${DURING} API reads during a ${Math.round(Math.max(elapsed, OUTAGE_MS) / 1000)} s outage (Redis killed, its data lost): 0 errors; ${total}/${total} events delivered ${recovery} s after Redis returned, ${duplicates} duplicates`,
+        `${DURING} purchases and ${DURING} API reads during a ${Math.round(Math.max(elapsed, OUTAGE_MS) / 1000)} s outage (Redis killed, its data lost): 0 errors; ${total}/${total} events delivered ${recovery} s after Redis returned, ${duplicates} duplicates; a subscription due afterwards renewed in ${renewalSeconds} s`,
       );
     }, 180_000);
   },
