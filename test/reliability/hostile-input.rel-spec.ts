@@ -284,6 +284,8 @@ describe('hostile input over every route', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
+      // A 500 is logged with its stack (refusals are not logged at this level).
+      LOG_LEVEL: 'error',
       RATE_LIMIT_PER_MINUTE: '10000000',
       LICENSE_RATE_LIMIT_PER_MINUTE: '10000000',
       WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -6,11 +6,13 @@ import { buy, buyNowUrl, pathOf } from '../../support/commerce';
 import {
   createCustomer,
   createMerchant,
+  createPrice,
   createPricedProduct,
+  createProduct,
+  createVariant,
   Merchant,
   postResource,
 } from '../../support/factories';
-import { issueLicenseKeys } from '../../support/licensing';
 import { TestApp } from '../../support/test-app';
 
 /** Everything the hostile-input test aims at: real ids, keys and signed links. */
@@ -138,10 +140,31 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
   ).data?.attributes?.urls?.customer_portal;
   if (portalUrl) signedPaths.push(pathOf(portalUrl));
 
-  const licenses = await issueLicenseKeys(t.app, store, {
-    quantity: 2,
-    activationLimit: 2,
+  // License keys from a real purchase (quantity 2) of a variant that issues them.
+  const licensed = await createProduct(t.baseUrl, key, store.id);
+  const licensedVariant = await createVariant(t.baseUrl, key, licensed.id, {
+    status: 'published',
+    has_license_keys: true,
+    license_activation_limit: 2,
+    is_license_limit_unlimited: false,
+    is_license_length_unlimited: true,
   });
+  await createPrice(t.baseUrl, key, licensedVariant.id);
+  const licensedUrl = await buyNowUrl(t.baseUrl, key, licensed.id);
+  const licensedOrder = await buy(t.baseUrl, licensedUrl, {
+    variant_id: licensedVariant.id,
+    quantity: 2,
+  });
+  if (licensedOrder.status !== 201)
+    throw new Error(`license purchase: ${JSON.stringify(licensedOrder.body)}`);
+  const keyList = await request(t.baseUrl)
+    .get(
+      `/v1/license-keys?filter[order_id]=${(licensedOrder.body as { data: { id: string } }).data.id}`,
+    )
+    .set('Authorization', `Bearer ${key}`);
+  const licenses = (
+    keyList.body as { data: { attributes: { key: string } }[] }
+  ).data.map((resource) => ({ key: resource.attributes.key }));
   const activated = await request(t.baseUrl)
     .post('/v1/licenses/activate')
     .send({ license_key: licenses[0].key, instance_name: 'laptop' });
