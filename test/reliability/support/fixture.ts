@@ -170,6 +170,8 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     .send({ license_key: licenses[0].key, instance_name: 'laptop' });
   const instanceId = (activated.body as { instance?: { id: string } }).instance
     ?.id;
+  if (licenses.length !== 2 || !instanceId)
+    throw new Error(`license fixture: ${JSON.stringify(activated.body)}`);
   await postResource(
     t.baseUrl,
     key,
