@@ -215,8 +215,7 @@ describe('subscription invoice PDFs', () => {
       generated.pathname + generated.search.replace('name=Real', 'name=Fake'),
       // An owner added to the unscoped link, or taken off a scoped one.
       `${link.pathname}${link.search}&owner=${other.userId}&mode=test`,
-      generated.pathname +
-        generated.search.replace(/owner=\d+&mode=test&/, ''),
+      generated.pathname + generated.search.replace(/owner=\d+&mode=test&/, ''),
     ]) {
       const response = await request(t.baseUrl).get(path).expect(403);
       expect(response.body.errors[0]).toMatchObject({ status: '403' });
