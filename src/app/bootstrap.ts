@@ -17,6 +17,7 @@ import { RouteTable } from '../http/json-api/route-table';
 import {
   frameworkErrorHandler,
   installBodyParsers,
+  installQueryCheck,
 } from '../http/transport/body-parsers';
 import {
   corsDelegate,
@@ -58,6 +59,7 @@ export async function createApiApp(
   });
   // JSON:API, JSON and form bodies: strict UTF-8, no NUL, bounded depth and numbers.
   installBodyParsers(adapter, BODY_LIMIT_BYTES);
+  installQueryCheck(fastify);
   // Bodies are JSON:API, JSON or form fields; anything else is a 415.
   fastify.removeContentTypeParser('text/plain');
   installTransportPolicy(fastify, config);

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from '../json-api/document';
 
@@ -100,6 +100,28 @@ export function installBodyParsers(adapter: FastifyAdapter, bodyLimit: number) {
       return Promise.resolve(fields);
     },
   );
+}
+
+/**
+ * A NUL character in a query parameter (`?filter[email]=%00`) would reach
+ * PostgreSQL, which refuses it in text with an error; answer 400 instead.
+ */
+export function installQueryCheck(fastify: FastifyInstance) {
+  fastify.addHook('onRequest', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    for (const [name, value] of Object.entries(query ?? {})) {
+      const values: unknown[] = Array.isArray(value) ? value : [value];
+      if (
+        name.includes('\u0000') ||
+        values.some((v) => typeof v === 'string' && v.includes('\u0000'))
+      ) {
+        throw AppError.badRequest(
+          'A query parameter contains a NUL character.',
+          { parameter: name.replace(/\u0000/g, '') },
+        );
+      }
+    }
+  });
 }
 
 /**
