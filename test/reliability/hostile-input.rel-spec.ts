@@ -959,6 +959,32 @@ describe('hostile input over every route', () => {
       expect(await audit.since(before)).toEqual([]);
     });
 
+    it('a NUL in a query parameter is a 400 naming the parameter (it never reaches PostgreSQL)', async () => {
+      for (const path of [
+        '/v1/customers?filter[email]=%00',
+        '/v1/orders?filter[user_email]=a%00b',
+        '/v1/stores?sort=%00',
+      ]) {
+        const response = await rawRequest(t.baseUrl, 'GET', path, {
+          authorization: `Bearer ${f.merchant.testKey}`,
+        });
+        expect(response.status).toBe(400);
+        expect(errorShapeProblem(response)).toBeNull();
+        expect(JSON.parse(response.text).errors[0].source.parameter).toBe(
+          path.split('?')[1].split('=')[0],
+        );
+      }
+      const license = await rawRequest(
+        t.baseUrl,
+        'POST',
+        '/v1/licenses/validate?x=%00',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ license_key: f.licenseKeys[0] }),
+      );
+      expect(license.status).toBe(400);
+      expect(errorShapeProblem(license, { plainLicense: true })).toBeNull();
+    });
+
     it('a malformed escape or an over-long segment in the path is a JSON:API 400/414', async () => {
       for (const [path, status] of [
         ['/v1/stores/%E0%A4%A', 400],
