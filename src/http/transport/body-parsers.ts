@@ -117,7 +117,7 @@ export function installQueryCheck(fastify: FastifyInstance) {
       ) {
         throw AppError.badRequest(
           'A query parameter contains a NUL character.',
-          { parameter: name.replace(/\u0000/g, '') },
+          { parameter: name.replaceAll('\u0000', '') },
         );
       }
     }
