@@ -11,8 +11,13 @@ import { HealthModule } from '../http/health/health.module';
 import { SignedUrls } from '../http/signed-urls/signed-urls.service';
 import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
+import { CatalogModule } from '../modules/catalog/catalog.module';
+import { CheckoutModule } from '../modules/checkout/checkout.module';
 import { CustomerModule } from '../modules/customer/customer.module';
+import { DiscountModule } from '../modules/discount/discount.module';
+import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
+import { LicensingModule } from '../modules/licensing/licensing.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { QueueModule } from '../queue/queue.module';
 import { loggerParams } from './logging';
@@ -21,8 +26,13 @@ import { loggerParams } from './logging';
 const DOMAIN_MODULES = [
   AccountModule,
   StoreModule,
+  CatalogModule,
   CustomerModule,
   WebhooksModule,
+  OrderModule,
+  DiscountModule,
+  CheckoutModule,
+  LicensingModule,
 ];
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */

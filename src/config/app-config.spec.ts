@@ -33,3 +33,28 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, DATABASE_URL: '' }).database.url).toBeNull();
   });
 });
+
+describe('money configuration', () => {
+  it('parses tax and currency tables and always knows USD', () => {
+    const config = loadConfig({
+      ...base,
+      TAX_RATES: '{"GB":{"name":"VAT","rate":20}}',
+      CURRENCY_RATES: '{"EUR":1.08}',
+    });
+    expect(config.money.taxRates.GB).toEqual({ name: 'VAT', rate: 20 });
+    expect(config.money.currencyRates).toEqual({ EUR: 1.08, USD: 1 });
+    expect(config.money.taxInclusive).toBe(false);
+  });
+
+  it('refuses malformed tables', () => {
+    expect(() => loadConfig({ ...base, TAX_RATES: 'nope' })).toThrow(
+      /TAX_RATES/,
+    );
+    expect(() =>
+      loadConfig({ ...base, TAX_RATES: '{"gb":{"name":"VAT","rate":20}}' }),
+    ).toThrow(/TAX_RATES/);
+    expect(() => loadConfig({ ...base, CURRENCY_RATES: '{"EUR":-1}' })).toThrow(
+      /CURRENCY_RATES/,
+    );
+  });
+});

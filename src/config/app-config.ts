@@ -30,6 +30,36 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** A JSON object in an environment variable, e.g. TAX_RATES='{"GB":{"name":"VAT","rate":20}}'. */
+const jsonObject = z.string().transform((value, context) => {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed;
+  } catch {
+    // reported below
+  }
+  context.addIssue({ code: 'custom', message: 'must be a JSON object' });
+  return z.NEVER;
+});
+
+const taxRates = jsonObject.pipe(
+  z.record(
+    z.string().regex(/^[A-Z]{2}$/, 'keys must be ISO 3166-1 alpha-2 codes'),
+    z.object({
+      name: z.string().min(1),
+      rate: z.number().min(0).max(100),
+    }),
+  ),
+);
+
+const currencyRates = jsonObject.pipe(
+  z.record(
+    z.string().regex(/^[A-Z]{3}$/, 'keys must be ISO 4217 codes'),
+    z.number().positive('rates must be positive'),
+  ),
+);
+
 const durationList = z.string().transform((value, context) => {
   try {
     return parseDurationList(value);
@@ -89,6 +119,9 @@ const environmentSchema = z.object({
   LICENSE_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   API_KEY_CACHE_TTL_MS: nonNegativeInt.default(5000),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(25000),
+  TAX_RATES: taxRates.default({}),
+  TAX_INCLUSIVE: booleanFlag.default(false),
+  CURRENCY_RATES: currencyRates.default({}),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
   WEBHOOK_RETRY_DELAYS: durationList.default(
@@ -135,6 +168,14 @@ export interface AppConfig {
   };
   apiKeyCacheTtlMs: number;
   shutdownTimeoutMs: number;
+  money: {
+    /** Sales tax by billing country (percent); a country not listed pays none. */
+    taxRates: Record<string, { name: string; rate: number }>;
+    /** Whether prices already include the tax. */
+    taxInclusive: boolean;
+    /** USD per one unit of each currency; USD itself is always 1. */
+    currencyRates: Record<string, number>;
+  };
   webhooks: {
     /** Lets deliveries reach private, loopback and other non-public addresses (tests, closed networks). */
     allowPrivate: boolean;
@@ -231,6 +272,11 @@ export function loadConfig(
     },
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    money: {
+      taxRates: e.TAX_RATES,
+      taxInclusive: e.TAX_INCLUSIVE,
+      currencyRates: { ...e.CURRENCY_RATES, USD: 1 },
+    },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

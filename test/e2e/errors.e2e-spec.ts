@@ -76,7 +76,7 @@ describe('error contract', () => {
       method: 'delete',
       path: '/v1/stores',
       status: 405,
-      headers: { allow: 'GET' },
+      headers: { allow: 'GET, POST' },
     },
     {
       name: 'page size above 100',

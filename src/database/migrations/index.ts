@@ -1,12 +1,18 @@
 import { AccountsAndStores1763700000000 } from './1763700000000-accounts-and-stores';
 import { IdempotencyKeys1763750000000 } from './1763750000000-idempotency-keys';
+import { Catalog1763800000000 } from './1763800000000-catalog';
 import { Customers1763810000000 } from './1763810000000-customers';
+import { OrdersAndCheckouts1763850000000 } from './1763850000000-orders-and-checkouts';
 import { Webhooks1763900000000 } from './1763900000000-webhooks';
+import { Licensing1763950000000 } from './1763950000000-licensing';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
   AccountsAndStores1763700000000,
   IdempotencyKeys1763750000000,
+  Catalog1763800000000,
   Customers1763810000000,
+  OrdersAndCheckouts1763850000000,
   Webhooks1763900000000,
+  Licensing1763950000000,
 ];

@@ -9,6 +9,7 @@ import {
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorDetail } from '../../common/app-error';
 import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from './document';
+import { PlainErrorRoutes } from './plain-error-routes';
 import { RouteTable } from './route-table';
 
 interface RenderedError {
@@ -42,12 +43,17 @@ const FRAMEWORK_DETAILS: Record<number, string> = {
 export class JsonApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
-  constructor(private readonly routes: RouteTable) {}
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly plainErrors: PlainErrorRoutes,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost) {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    const plain = this.plainErrors.find(request.url);
+    if (plain) return plain.catch(exception, host);
     const rendered = this.render(exception, request);
     if (rendered.status >= 500) {
       this.logger.error(

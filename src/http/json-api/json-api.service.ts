@@ -193,6 +193,21 @@ export class JsonApi {
       return document;
     }
     const listQuery = this.parseList(target, query);
+    if (definition.kind === 'ids') {
+      const all = await target.findMany(
+        principal,
+        definition.ids(parent).map(String),
+      );
+      const start = (listQuery.page.number - 1) * listQuery.page.size;
+      const records = all.slice(start, start + listQuery.page.size);
+      return this.list(
+        target,
+        { records, total: all.length },
+        listQuery,
+        principal,
+        path,
+      );
+    }
     listQuery.filters[definition.filter] = Number(id);
     const page = await target.findPage(principal, listQuery);
     delete listQuery.filters[definition.filter];
@@ -228,9 +243,10 @@ export class JsonApi {
         data: record ? { type: target.type, id: target.id(record) } : null,
       };
     }
-    const records = await target.findByFilter(principal, definition.filter, [
-      Number(id),
-    ]);
+    const records =
+      definition.kind === 'ids'
+        ? await target.findMany(principal, definition.ids(parent).map(String))
+        : await target.findByFilter(principal, definition.filter, [Number(id)]);
     return {
       jsonapi: JSON_API_VERSION,
       links,
@@ -288,11 +304,15 @@ export class JsonApi {
           `Relationship ${resource.type}.${name} names unregistered type ${definition.type}`,
         );
       let related: unknown[];
-      if (definition.kind === 'one') {
+      if (definition.kind === 'one' || definition.kind === 'ids') {
         const ids = [
           ...new Set(
             records
-              .map(definition.id)
+              .flatMap((record) =>
+                definition.kind === 'one'
+                  ? [definition.id(record)]
+                  : definition.ids(record),
+              )
               .filter((v) => v !== null)
               .map(String),
           ),
@@ -334,6 +354,15 @@ export class JsonApi {
           ? { type: definition.type, id: String(relatedId) }
           : null;
       };
+    }
+    if (definition.kind === 'ids') {
+      const visible = new Set(related.map((object) => object.id));
+      return (record) =>
+        definition
+          .ids(record)
+          .map(String)
+          .filter((relatedId) => visible.has(relatedId))
+          .map((relatedId) => ({ type: definition.type, id: relatedId }));
     }
     const byParent = new Map<string, ResourceIdentifier[]>();
     for (const object of related) {

@@ -19,7 +19,17 @@ export interface ToMany {
   filter: string;
 }
 
-export type Relationship<T> = ToOne<T> | ToMany;
+/**
+ * A to-many relationship whose ids the record itself carries (a link table
+ * loaded with it, e.g. the variants a discount is limited to).
+ */
+export interface ToManyIds<T> {
+  kind: 'ids';
+  type: string;
+  ids: (record: T) => (number | string)[];
+}
+
+export type Relationship<T> = ToOne<T> | ToMany | ToManyIds<T>;
 
 export interface Page<T> {
   records: T[];

@@ -1,17 +1,67 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { CurrentPrincipal } from '../../http/auth/principal';
 import type { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import type { RawQuery } from '../../http/json-api/list-query';
+import { parseIntegerId } from '../../http/json-api/resource';
+import { JsonApiBody } from '../../http/json-api/write-document';
+import type { WriteDocument } from '../../http/json-api/write-document';
+import { STORE_CREATE, STORE_UPDATE } from './store.dto';
+import type { StoreAttributes, StoreUpdateAttributes } from './store.dto';
+import { StoreService } from './store.service';
 import { StoreSerializer } from './store.serializer';
 
 @Controller('v1/stores')
 export class StoreController {
   constructor(
     private readonly stores: StoreSerializer,
+    private readonly service: StoreService,
     private readonly jsonApi: JsonApi,
   ) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @JsonApiBody(STORE_CREATE) body: WriteDocument<StoreAttributes>,
+  ) {
+    const { name, slug, domain, currency, country } = body.attributes;
+    const store = await this.service.create({
+      userId: principal.userId,
+      name,
+      slug,
+      domain,
+      currency,
+      country,
+    });
+    const view = await this.service.findOne(principal, store.id);
+    return this.jsonApi.single(this.stores, view!, principal);
+  }
+
+  @Patch(':id')
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(STORE_UPDATE) body: WriteDocument<StoreUpdateAttributes>,
+  ) {
+    const storeId = parseIntegerId(id);
+    if (storeId === null) throw AppError.notFound();
+    const store = await this.service.update(
+      principal,
+      storeId,
+      body.attributes,
+    );
+    return this.jsonApi.single(this.stores, store, principal);
+  }
 
   @Get()
   async list(

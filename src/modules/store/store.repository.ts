@@ -23,6 +23,11 @@ export class StoreRepository {
     return this.stores.findBy({ userId, id: In(ids) });
   }
 
+  findByIds(ids: number[]): Promise<Store[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.stores.findBy({ id: In(ids) });
+  }
+
   async findPage(userId: number, query: ListQuery): Promise<Page<Store>> {
     const builder = this.stores
       .createQueryBuilder('store')

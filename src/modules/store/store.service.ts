@@ -37,6 +37,57 @@ export function isCountryCode(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && REGIONS.of(code) !== undefined;
 }
 
+export type StoreChanges = Partial<Omit<NewStore, 'userId'>>;
+
+const HOST_NAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+/** Checks the writable store attributes that were given; trims the name. */
+function validateStoreFields(input: StoreChanges): StoreChanges {
+  const fields: StoreChanges = { ...input };
+  for (const name of ['name', 'slug', 'currency', 'country'] as const) {
+    if (input[name] === null)
+      throw AppError.attribute(name, `The ${name} cannot be null.`);
+  }
+  if (input.name !== undefined) {
+    fields.name = input.name.trim();
+    if (!fields.name) throw AppError.attribute('name', 'The name is required.');
+  }
+  if (input.currency !== undefined && !isCurrencyCode(input.currency)) {
+    throw AppError.attribute(
+      'currency',
+      'The currency must be an ISO 4217 code such as USD.',
+    );
+  }
+  if (input.country !== undefined && !isCountryCode(input.country)) {
+    throw AppError.attribute(
+      'country',
+      'The country must be an ISO 3166-1 alpha-2 code such as US.',
+    );
+  }
+  if (
+    input.slug !== undefined &&
+    (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(input.slug) || input.slug.length > 60)
+  ) {
+    throw AppError.attribute(
+      'slug',
+      'The slug may contain lowercase letters, digits and single dashes.',
+    );
+  }
+  if (
+    input.domain !== undefined &&
+    input.domain !== null &&
+    !HOST_NAME.test(input.domain)
+  ) {
+    throw AppError.attribute(
+      'domain',
+      'The domain must be a host name such as shop.example.com.',
+    );
+  }
+  if (input.domain) fields.domain = input.domain.toLowerCase();
+  return fields;
+}
+
 function slugify(name: string): string {
   const slug = name
     .normalize('NFKD')
@@ -60,48 +111,57 @@ export class StoreService {
   ) {}
 
   async create(input: NewStore): Promise<Store> {
-    const name = input.name.trim();
+    const fields = validateStoreFields(input);
+    const name = fields.name ?? '';
     if (!name) throw AppError.attribute('name', 'The name is required.');
-    const currency = input.currency ?? 'USD';
-    if (!isCurrencyCode(currency)) {
-      throw AppError.attribute(
-        'currency',
-        'The currency must be an ISO 4217 code such as USD.',
-      );
-    }
-    const country = input.country ?? 'US';
-    if (!isCountryCode(country)) {
-      throw AppError.attribute(
-        'country',
-        'The country must be an ISO 3166-1 alpha-2 code such as US.',
-      );
-    }
-    let slug: string;
-    if (input.slug !== undefined) {
-      slug = input.slug;
-      if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) || slug.length > 60) {
-        throw AppError.attribute(
-          'slug',
-          'The slug may contain lowercase letters, digits and single dashes.',
-        );
-      }
-      if (await this.stores.slugExists(slug))
-        throw AppError.attribute('slug', 'The slug is already taken.');
-    } else {
-      slug = await this.freeSlug(slugify(name));
-    }
-    return this.stores.save(
+    const slug =
+      fields.slug !== undefined
+        ? await this.takenCheck(fields.slug)
+        : await this.freeSlug(slugify(name));
+    return this.saveUnique(
       this.stores.create({
         userId: input.userId,
         name,
         slug,
-        domain: input.domain ?? null,
+        domain: fields.domain ?? null,
         avatarUrl: null,
         plan: 'fresh',
-        country,
-        currency,
+        country: fields.country ?? 'US',
+        currency: fields.currency ?? 'USD',
       }),
     );
+  }
+
+  /** PATCH /v1/stores/:id: only the attributes given change. */
+  async update(
+    principal: Principal,
+    id: number,
+    changes: StoreChanges,
+  ): Promise<StoreView> {
+    const store = await this.findOwned(principal.userId, id);
+    if (!store) throw AppError.notFound();
+    const fields = validateStoreFields(changes);
+    if (fields.slug !== undefined && fields.slug !== store.slug)
+      store.slug = await this.takenCheck(fields.slug);
+    if (fields.name !== undefined) store.name = fields.name;
+    if (fields.domain !== undefined) store.domain = fields.domain;
+    if (fields.country !== undefined) store.country = fields.country;
+    if (fields.currency !== undefined) store.currency = fields.currency;
+    const saved = await this.saveUnique(store);
+    const [view] = await this.withSales(principal, [saved]);
+    return view;
+  }
+
+  /** One of the user's stores, without sales figures (relationship checks). */
+  async findOwned(userId: number, id: number): Promise<Store | null> {
+    const [store] = await this.stores.findOwned(userId, [id]);
+    return store ?? null;
+  }
+
+  /** The currency of each store, for formatting amounts of its records. */
+  async currencies(ids: number[]): Promise<Map<number, string>> {
+    const stores = await this.stores.findByIds([...new Set(ids)]);
+    return new Map(stores.map((store) => [store.id, store.currency]));
   }
 
   async findOne(principal: Principal, id: number): Promise<StoreView | null> {
@@ -149,6 +209,24 @@ export class StoreService {
       ...store,
       sales: figures.get(store.id) ?? NO_SALES,
     }));
+  }
+
+  private async takenCheck(slug: string): Promise<string> {
+    if (await this.stores.slugExists(slug))
+      throw AppError.attribute('slug', 'The slug is already taken.');
+    return slug;
+  }
+
+  /** The unique index decides between two requests racing for one slug. */
+  private async saveUnique(store: Store): Promise<Store> {
+    try {
+      return await this.stores.save(store);
+    } catch (error) {
+      const e = error as { code?: unknown; constraint?: unknown };
+      if (e.code === '23505' && e.constraint === 'stores_slug_key')
+        throw AppError.attribute('slug', 'The slug is already taken.');
+      throw error;
+    }
   }
 
   private async freeSlug(base: string): Promise<string> {

@@ -1,0 +1,68 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { StoreModule } from '../store/store.module';
+import { CatalogService } from './catalog.service';
+import { FileController, FileDownloadController } from './file.controller';
+import { CatalogFile, FileContent } from './file.entity';
+import { FileRepository } from './file.repository';
+import { FileSerializer } from './file.serializer';
+import { FileService } from './file.service';
+import { PriceController } from './price.controller';
+import { Price } from './price.entity';
+import { PriceRepository } from './price.repository';
+import { PriceSerializer } from './price.serializer';
+import { PriceService } from './price.service';
+import { ProductController } from './product.controller';
+import { Product } from './product.entity';
+import { ProductRepository } from './product.repository';
+import { ProductSerializer } from './product.serializer';
+import { ProductService } from './product.service';
+import { VariantController } from './variant.controller';
+import { Variant } from './variant.entity';
+import { VariantRepository } from './variant.repository';
+import { VariantSerializer } from './variant.serializer';
+import { VariantService } from './variant.service';
+
+/** Products, variants, prices and files. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      Product,
+      Variant,
+      Price,
+      CatalogFile,
+      FileContent,
+    ]),
+    StoreModule,
+  ],
+  controllers: [
+    ProductController,
+    VariantController,
+    PriceController,
+    FileController,
+    FileDownloadController,
+  ],
+  providers: [
+    ProductRepository,
+    VariantRepository,
+    PriceRepository,
+    FileRepository,
+    ProductService,
+    VariantService,
+    PriceService,
+    FileService,
+    CatalogService,
+    ProductSerializer,
+    VariantSerializer,
+    PriceSerializer,
+    FileSerializer,
+  ],
+  exports: [
+    CatalogService,
+    ProductService,
+    VariantService,
+    PriceService,
+    FileService,
+  ],
+})
+export class CatalogModule {}

@@ -1,0 +1,113 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { formatTimestamp } from '../../common/timestamps';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+import {
+  FilterValue,
+  filterParsers,
+  ListQuery,
+} from '../../http/json-api/list-query';
+import {
+  Page,
+  parseIntegerId,
+  ResourceType,
+} from '../../http/json-api/resource';
+import { formatFileSize } from './catalog-format';
+import { CatalogFile } from './file.entity';
+import { FileService } from './file.service';
+
+/** Download links live this long (reference: `download_url` expires after 1 hour). */
+const DOWNLOAD_TTL_SECONDS = 3600;
+
+/** JSON:API `files`: 13 attributes with camelCase timestamps, as the reference has them. */
+@Injectable()
+export class FileSerializer implements ResourceType<CatalogFile>, OnModuleInit {
+  readonly type = 'files';
+  readonly relationships = {
+    variant: {
+      kind: 'one',
+      type: 'variants',
+      id: (file: CatalogFile) => file.variantId,
+    },
+  } as const;
+  readonly list = {
+    filters: { variant_id: filterParsers.id },
+    sorts: ['sort', 'name', 'created_at', 'updated_at'],
+    defaultSort: 'sort',
+  };
+
+  constructor(
+    private readonly files: FileService,
+    private readonly jsonApi: JsonApi,
+    private readonly signedUrls: SignedUrls,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit() {
+    this.jsonApi.register(this);
+  }
+
+  id(file: CatalogFile) {
+    return String(file.id);
+  }
+
+  attributes(file: CatalogFile) {
+    return {
+      variant_id: file.variantId,
+      identifier: file.identifier,
+      name: file.name,
+      extension: file.extension,
+      // A fresh link on every read: it expires an hour after the request.
+      download_url: this.signedUrls.sign(
+        this.config.http.publicBaseUrl,
+        `/downloads/${file.identifier}`,
+        {
+          expiresAt: new Date(
+            this.clock.now().getTime() + DOWNLOAD_TTL_SECONDS * 1000,
+          ),
+        },
+      ),
+      size: file.size,
+      size_formatted: formatFileSize(file.size),
+      version: file.version,
+      sort: file.sort,
+      status: file.status,
+      createdAt: formatTimestamp(file.createdAt),
+      updatedAt: formatTimestamp(file.updatedAt),
+      test_mode: file.testMode,
+    };
+  }
+
+  findOne(principal: Principal, id: string) {
+    const fileId = parseIntegerId(id);
+    return fileId === null
+      ? Promise.resolve(null)
+      : this.files.findOne(principal, fileId);
+  }
+
+  findMany(principal: Principal, ids: string[]) {
+    return this.files.findMany(
+      principal,
+      ids.map(parseIntegerId).filter((id) => id !== null),
+    );
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<CatalogFile>> {
+    return this.files.findPage(principal, query);
+  }
+
+  findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<CatalogFile[]> {
+    if (filter !== 'variant_id')
+      throw new Error(`files cannot be listed by ${filter}`);
+    return this.files.findByVariants(principal, values);
+  }
+}

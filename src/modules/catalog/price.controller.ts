@@ -1,0 +1,59 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { CurrentPrincipal } from '../../http/auth/principal';
+import type { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import type { RawQuery } from '../../http/json-api/list-query';
+import { parseIntegerId } from '../../http/json-api/resource';
+import { JsonApiBody } from '../../http/json-api/write-document';
+import type { WriteDocument } from '../../http/json-api/write-document';
+import { PRICE_CREATE } from './catalog.dto';
+import type { PriceAttributes } from './catalog.dto';
+import { PriceSerializer } from './price.serializer';
+import { PriceService } from './price.service';
+
+/** Prices are immutable: no PATCH; a new price replaces the variant's current one. */
+@Controller('v1/prices')
+export class PriceController {
+  constructor(
+    private readonly prices: PriceSerializer,
+    private readonly service: PriceService,
+    private readonly jsonApi: JsonApi,
+  ) {}
+
+  @Get()
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: RawQuery,
+  ) {
+    const listQuery = this.jsonApi.parseList(this.prices, query);
+    const page = await this.prices.findPage(principal, listQuery);
+    return this.jsonApi.list(this.prices, page, listQuery, principal);
+  }
+
+  @Get(':id')
+  async one(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: RawQuery,
+  ) {
+    const include = this.jsonApi.parseSingleInclude(this.prices, query);
+    const price = await this.prices.findOne(principal, id);
+    if (!price) throw AppError.notFound();
+    return this.jsonApi.single(this.prices, price, principal, include);
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @JsonApiBody(PRICE_CREATE) body: WriteDocument<PriceAttributes>,
+  ) {
+    const price = await this.service.create(
+      principal,
+      parseIntegerId(String(body.relationships.variant)),
+      body.attributes,
+    );
+    return this.jsonApi.single(this.prices, price, principal);
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { Price } from './price.entity';
+
+const COLUMNS = {
+  filters: { variant_id: 'variant_id' },
+  sorts: { created_at: 'created_at', updated_at: 'updated_at' },
+};
+
+/** Every query for prices. Prices are only ever inserted. */
+@Injectable()
+export class PriceRepository {
+  constructor(
+    @InjectRepository(Price) private readonly prices: Repository<Price>,
+  ) {}
+
+  findInScope(scope: CatalogScope, ids: number[]): Promise<Price[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return whereInScope(
+      this.prices
+        .createQueryBuilder('price')
+        .where('price.id IN (:...ids)', { ids }),
+      'price',
+      scope,
+    ).getMany();
+  }
+
+  findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Price>> {
+    return loadPage(
+      whereInScope(this.prices.createQueryBuilder('price'), 'price', scope),
+      'price',
+      query,
+      COLUMNS,
+    );
+  }
+
+  findByVariants(
+    scope: CatalogScope,
+    variantIds: FilterValue[],
+  ): Promise<Price[]> {
+    return whereInScope(
+      this.prices
+        .createQueryBuilder('price')
+        .where('price.variant_id IN (:...variantIds)', { variantIds })
+        .orderBy('price.created_at', 'DESC')
+        .addOrderBy('price.id', 'DESC'),
+      'price',
+      scope,
+    ).getMany();
+  }
+
+  findById(id: number): Promise<Price | null> {
+    return this.prices.findOneBy({ id });
+  }
+
+  insert(manager: EntityManager, fields: Partial<Price>): Promise<Price> {
+    const repository = manager.getRepository(Price);
+    return repository.save(repository.create(fields));
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { formatTimestamp } from '../../common/timestamps';
+import { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import {
+  FilterValue,
+  filterParsers,
+  ListQuery,
+} from '../../http/json-api/list-query';
+import {
+  Page,
+  parseIntegerId,
+  ResourceType,
+} from '../../http/json-api/resource';
+import { Price } from './price.entity';
+import { PriceService } from './price.service';
+
+/** JSON:API `prices`: 19 attributes, no `test_mode` (reference section 4). */
+@Injectable()
+export class PriceSerializer implements ResourceType<Price>, OnModuleInit {
+  readonly type = 'prices';
+  readonly relationships = {
+    variant: {
+      kind: 'one',
+      type: 'variants',
+      id: (price: Price) => price.variantId,
+    },
+  } as const;
+  readonly list = {
+    filters: { variant_id: filterParsers.id },
+    sorts: ['created_at', 'updated_at'],
+    defaultSort: '-created_at',
+  };
+
+  constructor(
+    private readonly prices: PriceService,
+    private readonly jsonApi: JsonApi,
+  ) {}
+
+  onModuleInit() {
+    this.jsonApi.register(this);
+  }
+
+  id(price: Price) {
+    return String(price.id);
+  }
+
+  attributes(price: Price) {
+    return {
+      variant_id: price.variantId,
+      category: price.category,
+      scheme: price.scheme,
+      usage_aggregation: price.usageAggregation,
+      unit_price: price.unitPrice,
+      unit_price_decimal: price.unitPriceDecimal,
+      setup_fee_enabled: price.setupFeeEnabled,
+      setup_fee: price.setupFee,
+      package_size: price.packageSize,
+      tiers: price.tiers,
+      renewal_interval_unit: price.renewalIntervalUnit,
+      renewal_interval_quantity: price.renewalIntervalQuantity,
+      trial_interval_unit: price.trialIntervalUnit,
+      trial_interval_quantity: price.trialIntervalQuantity,
+      min_price: price.minPrice,
+      suggested_price: price.suggestedPrice,
+      tax_code: price.taxCode,
+      created_at: formatTimestamp(price.createdAt),
+      updated_at: formatTimestamp(price.updatedAt),
+    };
+  }
+
+  findOne(principal: Principal, id: string) {
+    const priceId = parseIntegerId(id);
+    return priceId === null
+      ? Promise.resolve(null)
+      : this.prices.findOne(principal, priceId);
+  }
+
+  findMany(principal: Principal, ids: string[]) {
+    return this.prices.findMany(
+      principal,
+      ids.map(parseIntegerId).filter((id) => id !== null),
+    );
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<Price>> {
+    return this.prices.findPage(principal, query);
+  }
+
+  findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<Price[]> {
+    if (filter !== 'variant_id')
+      throw new Error(`prices cannot be listed by ${filter}`);
+    return this.prices.findByVariants(principal, values);
+  }
+}

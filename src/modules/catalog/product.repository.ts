@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { PriceTier } from './price.entity';
+import { headlineUnitPrice } from './price-rules';
+import { Product } from './product.entity';
+import { VariantPriceSummary } from './product-pricing';
+
+const COLUMNS = {
+  filters: { store_id: 'store_id' },
+  sorts: { name: 'name', created_at: 'created_at', updated_at: 'updated_at' },
+};
+
+/** Every query for products. */
+@Injectable()
+export class ProductRepository {
+  constructor(
+    @InjectRepository(Product) private readonly products: Repository<Product>,
+  ) {}
+
+  findInScope(scope: CatalogScope, ids: number[]): Promise<Product[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return whereInScope(
+      this.products
+        .createQueryBuilder('product')
+        .where('product.id IN (:...ids)', { ids }),
+      'product',
+      scope,
+    ).getMany();
+  }
+
+  findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Product>> {
+    return loadPage(
+      whereInScope(
+        this.products.createQueryBuilder('product'),
+        'product',
+        scope,
+      ),
+      'product',
+      query,
+      COLUMNS,
+    );
+  }
+
+  findByStores(scope: CatalogScope, storeIds: number[]): Promise<Product[]> {
+    return whereInScope(
+      this.products
+        .createQueryBuilder('product')
+        .where('product.store_id IN (:...storeIds)', { storeIds })
+        .orderBy('product.name')
+        .addOrderBy('product.id'),
+      'product',
+      scope,
+    ).getMany();
+  }
+
+  findBySlug(
+    scope: CatalogScope,
+    storeId: number,
+    slug: string,
+  ): Promise<Product | null> {
+    return whereInScope(
+      this.products
+        .createQueryBuilder('product')
+        .where('product.store_id = :storeId', { storeId })
+        .andWhere('product.slug = :slug', { slug }),
+      'product',
+      scope,
+    ).getOne();
+  }
+
+  /** Locks the product for a change to its variants (sort order, the default-variant rule). */
+  lockInScope(
+    manager: EntityManager,
+    scope: CatalogScope,
+    id: number,
+  ): Promise<Product | null> {
+    return whereInScope(
+      manager
+        .getRepository(Product)
+        .createQueryBuilder('product')
+        .setLock('pessimistic_write')
+        .where('product.id = :id', { id }),
+      'product',
+      scope,
+    ).getOne();
+  }
+
+  slugTaken(
+    manager: EntityManager,
+    product: Pick<Product, 'storeId' | 'testMode' | 'slug'>,
+    exceptId?: number,
+  ): Promise<boolean> {
+    const builder = manager
+      .getRepository(Product)
+      .createQueryBuilder('product')
+      .where('product.store_id = :storeId', { storeId: product.storeId })
+      .andWhere('product.test_mode = :testMode', { testMode: product.testMode })
+      .andWhere('product.slug = :slug', { slug: product.slug });
+    if (exceptId !== undefined)
+      builder.andWhere('product.id <> :exceptId', { exceptId });
+    return builder.getExists();
+  }
+
+  save(manager: EntityManager, product: Product): Promise<Product> {
+    return manager.getRepository(Product).save(product);
+  }
+
+  create(fields: Partial<Product>): Product {
+    return this.products.create(fields);
+  }
+
+  /** Every variant of the products with its current unit price: one query for a whole page. */
+  async variantSummaries(productIds: number[]): Promise<VariantPriceSummary[]> {
+    if (productIds.length === 0) return [];
+    const rows: {
+      id: number;
+      product_id: number;
+      uuid: string;
+      status: VariantPriceSummary['status'];
+      sort: number;
+      price_id: number | null;
+      unit_price: number | null;
+      tiers: PriceTier[] | null;
+    }[] = await this.products.manager.query(
+      `SELECT v.id, v.product_id, v.uuid, v.status, v.sort,
+              p.id AS price_id, p.unit_price, p.tiers
+         FROM variants v
+         LEFT JOIN prices p ON p.id = v.current_price_id
+        WHERE v.product_id = ANY($1)
+        ORDER BY v.product_id, v.sort, v.id`,
+      [productIds],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      productId: row.product_id,
+      uuid: row.uuid,
+      status: row.status,
+      sort: row.sort,
+      unitPrice:
+        row.price_id === null
+          ? null
+          : headlineUnitPrice({ unitPrice: row.unit_price, tiers: row.tiers }),
+    }));
+  }
+}

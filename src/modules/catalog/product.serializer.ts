@@ -1,0 +1,113 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { formatTimestamp } from '../../common/timestamps';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import {
+  FilterValue,
+  filterParsers,
+  ListQuery,
+} from '../../http/json-api/list-query';
+import {
+  Page,
+  parseIntegerId,
+  ResourceType,
+} from '../../http/json-api/resource';
+import { formatMoney, formatStatus } from './catalog-format';
+import { ProductService, ProductView } from './product.service';
+
+/** JSON:API `products`: 19 attributes (reference section 4). */
+@Injectable()
+export class ProductSerializer
+  implements ResourceType<ProductView>, OnModuleInit
+{
+  readonly type = 'products';
+  readonly relationships = {
+    store: {
+      kind: 'one',
+      type: 'stores',
+      id: (product: ProductView) => product.storeId,
+    },
+    variants: { kind: 'many', type: 'variants', filter: 'product_id' },
+  } as const;
+  readonly list = {
+    filters: { store_id: filterParsers.id },
+    sorts: ['name', 'created_at', 'updated_at'],
+    defaultSort: 'name',
+  };
+  private readonly checkoutBaseUrl: string;
+
+  constructor(
+    private readonly products: ProductService,
+    private readonly jsonApi: JsonApi,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.checkoutBaseUrl = config.http.checkoutBaseUrl;
+  }
+
+  onModuleInit() {
+    this.jsonApi.register(this);
+  }
+
+  id(product: ProductView) {
+    return String(product.id);
+  }
+
+  attributes(product: ProductView) {
+    const { price, fromPrice, toPrice, buyNowVariantUuid } = product.pricing;
+    const money = (cents: number | null) =>
+      cents === null ? null : formatMoney(cents, product.currency);
+    return {
+      store_id: product.storeId,
+      name: product.name,
+      slug: product.slug,
+      description: product.description,
+      status: product.status,
+      status_formatted: formatStatus(product.status),
+      thumb_url: product.thumbUrl,
+      large_thumb_url: product.largeThumbUrl,
+      price,
+      price_formatted: money(price),
+      from_price: fromPrice,
+      to_price: toPrice,
+      from_price_formatted: money(fromPrice),
+      to_price_formatted: money(toPrice),
+      pay_what_you_want: product.payWhatYouWant,
+      buy_now_url: buyNowVariantUuid
+        ? `${this.checkoutBaseUrl}/checkout/buy/${buyNowVariantUuid}`
+        : null,
+      created_at: formatTimestamp(product.createdAt),
+      updated_at: formatTimestamp(product.updatedAt),
+      test_mode: product.testMode,
+    };
+  }
+
+  findOne(principal: Principal, id: string) {
+    const productId = parseIntegerId(id);
+    return productId === null
+      ? Promise.resolve(null)
+      : this.products.findOne(principal, productId);
+  }
+
+  findMany(principal: Principal, ids: string[]) {
+    return this.products.findMany(
+      principal,
+      ids.map(parseIntegerId).filter((id) => id !== null),
+    );
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<ProductView>> {
+    return this.products.findPage(principal, query);
+  }
+
+  findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<ProductView[]> {
+    if (filter !== 'store_id')
+      throw new Error(`products cannot be listed by ${filter}`);
+    return this.products.findByStores(principal, values);
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { Price } from './price.entity';
+import { Variant } from './variant.entity';
+
+const COLUMNS = {
+  filters: { product_id: 'product_id', status: 'status' },
+  sorts: {
+    sort: 'sort',
+    name: 'name',
+    created_at: 'created_at',
+    updated_at: 'updated_at',
+  },
+};
+
+/** Every query for variants. */
+@Injectable()
+export class VariantRepository {
+  constructor(
+    @InjectRepository(Variant) private readonly variants: Repository<Variant>,
+  ) {}
+
+  findInScope(scope: CatalogScope, ids: number[]): Promise<Variant[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return whereInScope(
+      this.variants
+        .createQueryBuilder('variant')
+        .where('variant.id IN (:...ids)', { ids }),
+      'variant',
+      scope,
+    ).getMany();
+  }
+
+  findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Variant>> {
+    return loadPage(
+      whereInScope(
+        this.variants.createQueryBuilder('variant'),
+        'variant',
+        scope,
+      ),
+      'variant',
+      query,
+      COLUMNS,
+    );
+  }
+
+  findByFilter(
+    scope: CatalogScope,
+    filter: 'product_id' | 'status',
+    values: FilterValue[],
+  ): Promise<Variant[]> {
+    return whereInScope(
+      this.variants
+        .createQueryBuilder('variant')
+        .where(`variant.${filter} IN (:...values)`, { values })
+        .orderBy('variant.sort')
+        .addOrderBy('variant.id'),
+      'variant',
+      scope,
+    ).getMany();
+  }
+
+  /** A variant by its public uuid (buy_now_url), in whichever mode it lives. */
+  findByUuid(uuid: string): Promise<Variant | null> {
+    if (
+      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
+        uuid,
+      )
+    )
+      return Promise.resolve(null);
+    return this.variants.findOneBy({ uuid: uuid.toLowerCase() });
+  }
+
+  /** Locks a variant so a new price and its `current_price_id` change together. */
+  lockInScope(
+    manager: EntityManager,
+    scope: CatalogScope,
+    id: number,
+  ): Promise<Variant | null> {
+    return whereInScope(
+      manager
+        .getRepository(Variant)
+        .createQueryBuilder('variant')
+        .setLock('pessimistic_write')
+        .where('variant.id = :id', { id }),
+      'variant',
+      scope,
+    ).getOne();
+  }
+
+  ofProduct(manager: EntityManager, productId: number): Promise<Variant[]> {
+    return manager
+      .getRepository(Variant)
+      .find({ where: { productId }, order: { sort: 'ASC', id: 'ASC' } });
+  }
+
+  save(manager: EntityManager, variant: Variant): Promise<Variant> {
+    return manager.getRepository(Variant).save(variant);
+  }
+
+  create(fields: Partial<Variant>): Variant {
+    return this.variants.create(fields);
+  }
+
+  /** Current prices by id, for the deprecated price attributes of a page of variants. */
+  async prices(ids: number[]): Promise<Map<number, Price>> {
+    if (ids.length === 0) return new Map();
+    const prices = await this.variants.manager
+      .getRepository(Price)
+      .createQueryBuilder('price')
+      .where('price.id IN (:...ids)', { ids })
+      .getMany();
+    return new Map(prices.map((price) => [price.id, price]));
+  }
+}

@@ -1,0 +1,258 @@
+import { AppError } from '../../common/app-error';
+import { isCountryCode } from '../store/store.service';
+import type {
+  CheckoutData,
+  CheckoutOptions,
+  ProductOptions,
+} from './checkout.entity';
+
+const MAX_TEXT = 5000;
+const COLOR_KEYS = [
+  'background_color',
+  'headings_color',
+  'primary_text_color',
+  'secondary_text_color',
+  'links_color',
+  'borders_color',
+  'checkbox_color',
+  'active_state_color',
+  'button_color',
+  'button_text_color',
+  'terms_privacy_color',
+] as const;
+const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function fail(path: string, detail: string): never {
+  throw AppError.unprocessable({
+    detail,
+    source: { pointer: `/data/attributes/${path}` },
+  });
+}
+
+/** PHP-backed clients send an empty object as `[]`; both mean "nothing". */
+function objectOrEmpty(value: unknown, path: string): Json {
+  if (value === undefined || value === null) return {};
+  if (Array.isArray(value) && value.length === 0) return {};
+  if (!isObject(value)) fail(path, `${path} must be an object.`);
+  return value;
+}
+
+function rejectUnknown(value: Json, allowed: readonly string[], path: string) {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key))
+      fail(`${path}/${key}`, `Unknown key "${key}" in ${path}.`);
+  }
+}
+
+function text(value: unknown, path: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') fail(path, `${path} must be a string.`);
+  if (value.length > MAX_TEXT)
+    fail(path, `${path} may be at most ${MAX_TEXT} characters.`);
+  return value;
+}
+
+function httpUrl(value: unknown, path: string): string {
+  const raw = text(value, path);
+  if (raw === '') return '';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail(path, `${path} must be an http(s) URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    fail(path, `${path} must be an http(s) URL.`);
+  return raw;
+}
+
+function flag(value: unknown, fallback: boolean, path: string): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') fail(path, `${path} must be a boolean.`);
+  return value;
+}
+
+function positiveInt(value: unknown, path: string, max = 2147483647): number {
+  const number =
+    typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (
+    typeof number !== 'number' ||
+    !Number.isInteger(number) ||
+    number < 1 ||
+    number > max
+  )
+    fail(path, `${path} must be an integer from 1 to ${max}.`);
+  return number;
+}
+
+const PRODUCT_OPTION_KEYS = [
+  'name',
+  'description',
+  'media',
+  'redirect_url',
+  'receipt_button_text',
+  'receipt_link_url',
+  'receipt_thank_you_note',
+  'enabled_variants',
+  'confirmation_title',
+  'confirmation_message',
+  'confirmation_button_text',
+] as const;
+
+export function productOptions(raw: unknown): ProductOptions {
+  const path = 'product_options';
+  const value = objectOrEmpty(raw, path);
+  rejectUnknown(value, PRODUCT_OPTION_KEYS, path);
+  const media = value.media ?? [];
+  if (!Array.isArray(media))
+    fail(`${path}/media`, 'media must be an array of image URLs.');
+  const enabled = value.enabled_variants ?? [];
+  if (!Array.isArray(enabled))
+    fail(
+      `${path}/enabled_variants`,
+      'enabled_variants must be an array of variant ids.',
+    );
+  return {
+    name: text(value.name, `${path}/name`),
+    description: text(value.description, `${path}/description`),
+    media: media.map((url, i) => httpUrl(url, `${path}/media/${i}`)),
+    redirect_url: httpUrl(value.redirect_url, `${path}/redirect_url`),
+    receipt_button_text: text(
+      value.receipt_button_text,
+      `${path}/receipt_button_text`,
+    ),
+    receipt_link_url: httpUrl(
+      value.receipt_link_url,
+      `${path}/receipt_link_url`,
+    ),
+    receipt_thank_you_note: text(
+      value.receipt_thank_you_note,
+      `${path}/receipt_thank_you_note`,
+    ),
+    enabled_variants: [
+      ...new Set(
+        enabled.map((id, i) =>
+          positiveInt(id, `${path}/enabled_variants/${i}`),
+        ),
+      ),
+    ],
+    confirmation_title: text(
+      value.confirmation_title,
+      `${path}/confirmation_title`,
+    ),
+    confirmation_message: text(
+      value.confirmation_message,
+      `${path}/confirmation_message`,
+    ),
+    confirmation_button_text: text(
+      value.confirmation_button_text,
+      `${path}/confirmation_button_text`,
+    ),
+  };
+}
+
+const CHECKOUT_OPTION_FLAGS = {
+  embed: false,
+  media: true,
+  logo: true,
+  desc: true,
+  discount: true,
+  skip_trial: false,
+  subscription_preview: true,
+} as const;
+
+export function checkoutOptions(raw: unknown): CheckoutOptions {
+  const path = 'checkout_options';
+  const value = objectOrEmpty(raw, path);
+  rejectUnknown(
+    value,
+    [...Object.keys(CHECKOUT_OPTION_FLAGS), 'quantity', 'dark', ...COLOR_KEYS],
+    path,
+  );
+  const flags = Object.fromEntries(
+    Object.entries(CHECKOUT_OPTION_FLAGS).map(([key, fallback]) => [
+      key,
+      flag(value[key], fallback, `${path}/${key}`),
+    ]),
+  ) as Record<keyof typeof CHECKOUT_OPTION_FLAGS, boolean>;
+  const options: CheckoutOptions = {
+    embed: flags.embed,
+    media: flags.media,
+    logo: flags.logo,
+    desc: flags.desc,
+    discount: flags.discount,
+    skip_trial: flags.skip_trial,
+    quantity:
+      value.quantity === undefined || value.quantity === null
+        ? 1
+        : positiveInt(value.quantity, `${path}/quantity`, 1000),
+    subscription_preview: flags.subscription_preview,
+  };
+  // Optional keys appear in the response only when they were supplied (as upstream).
+  if (value.dark !== undefined && value.dark !== null)
+    options.dark = flag(value.dark, false, `${path}/dark`);
+  for (const key of COLOR_KEYS) {
+    if (value[key] === undefined || value[key] === null) continue;
+    const color = value[key];
+    if (typeof color !== 'string' || !HEX_COLOR.test(color))
+      fail(`${path}/${key}`, `${key} must be a hex colour such as #7047EB.`);
+    options[key] = color;
+  }
+  return options;
+}
+
+const CHECKOUT_DATA_KEYS = [
+  'email',
+  'name',
+  'billing_address',
+  'tax_number',
+  'discount_code',
+  'custom',
+  'variant_quantities',
+] as const;
+
+export function checkoutData(raw: unknown): CheckoutData {
+  const path = 'checkout_data';
+  const value = objectOrEmpty(raw, path);
+  rejectUnknown(value, CHECKOUT_DATA_KEYS, path);
+  const address = objectOrEmpty(
+    value.billing_address,
+    `${path}/billing_address`,
+  );
+  rejectUnknown(address, ['country', 'zip'], `${path}/billing_address`);
+  const country = text(address.country, `${path}/billing_address/country`);
+  if (country !== '' && !isCountryCode(country))
+    fail(
+      `${path}/billing_address/country`,
+      'The country must be an ISO 3166-1 alpha-2 code such as US.',
+    );
+  const quantities = value.variant_quantities ?? [];
+  if (!Array.isArray(quantities))
+    fail(`${path}/variant_quantities`, 'variant_quantities must be an array.');
+  return {
+    email: text(value.email, `${path}/email`),
+    name: text(value.name, `${path}/name`),
+    billing_address: {
+      country,
+      zip: text(address.zip, `${path}/billing_address/zip`),
+    },
+    tax_number: text(value.tax_number, `${path}/tax_number`),
+    discount_code: text(value.discount_code, `${path}/discount_code`),
+    custom: objectOrEmpty(value.custom, `${path}/custom`),
+    variant_quantities: quantities.map((entry, i) => {
+      const at = `${path}/variant_quantities/${i}`;
+      if (!isObject(entry))
+        fail(at, 'Each entry needs variant_id and quantity.');
+      rejectUnknown(entry, ['variant_id', 'quantity'], at);
+      return {
+        variant_id: positiveInt(entry.variant_id, `${at}/variant_id`),
+        quantity: positiveInt(entry.quantity, `${at}/quantity`, 1000),
+      };
+    }),
+  };
+}

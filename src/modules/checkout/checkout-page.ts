@@ -1,0 +1,273 @@
+/**
+ * The hosted checkout and receipt pages: server-rendered HTML that works
+ * without JavaScript. Every value from a merchant or a buyer goes through
+ * `escape`; colours were validated as hex codes on input.
+ */
+
+export function escape(value: string | number): string {
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Product descriptions are HTML; the page shows their text only. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** White text on dark buttons, dark text on light ones (perceived brightness). */
+export function buttonTextColor(hex: string): string {
+  const full =
+    hex.length === 4
+      ? hex
+          .slice(1)
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : hex.slice(1);
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
+  return (r * 299 + g * 587 + b * 114) / 1000 > 150 ? '#111827' : '#ffffff';
+}
+
+export interface PageTotals {
+  subtotal: string;
+  discount: string | null;
+  setupFee: string | null;
+  tax: string | null;
+  taxLabel: string;
+  total: string;
+}
+
+export interface CheckoutPageModel {
+  /** The form's action: the page's own URL (path and query). */
+  action: string;
+  storeName: string;
+  storeAvatar: string | null;
+  productName: string;
+  description: string;
+  media: string[];
+  variants: { id: number; name: string; price: string; selected: boolean }[];
+  quantity: number;
+  values: {
+    email: string;
+    name: string;
+    country: string;
+    zip: string;
+    taxNumber: string;
+    discountCode: string;
+  };
+  show: { media: boolean; logo: boolean; desc: boolean; discount: boolean };
+  dark: boolean;
+  buttonColor: string | null;
+  totals: PageTotals | null;
+  /** The applied discount, e.g. "LAUNCH: 20% off". */
+  discountApplied: string | null;
+  discountMessage: string | null;
+  errors: string[];
+  testMode: boolean;
+}
+
+function styles(dark: boolean, buttonColor: string | null): string {
+  const background = dark ? '#111827' : '#f9fafb';
+  const card = dark ? '#1f2937' : '#ffffff';
+  const text = dark ? '#f9fafb' : '#111827';
+  const muted = dark ? '#9ca3af' : '#6b7280';
+  const border = dark ? '#374151' : '#e5e7eb';
+  const button = buttonColor ?? '#7047eb';
+  return `
+    *{box-sizing:border-box}
+    body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;background:${background};color:${text}}
+    main{max-width:960px;margin:0 auto;padding:32px 16px;display:grid;gap:24px;grid-template-columns:repeat(auto-fit,minmax(300px,1fr))}
+    section{background:${card};border:1px solid ${border};border-radius:12px;padding:24px}
+    h1{font-size:1.5rem;margin:0 0 8px}
+    h2{font-size:1.1rem;margin:0 0 16px}
+    .muted{color:${muted}}
+    .store{display:flex;align-items:center;gap:8px;margin-bottom:16px;font-weight:600}
+    .store img{width:32px;height:32px;border-radius:50%}
+    .media img{max-width:100%;border-radius:8px;margin-top:12px}
+    label{display:block;font-size:.9rem;margin:12px 0 4px}
+    input[type=text],input[type=email],input[type=number]{width:100%;padding:10px;border:1px solid ${border};border-radius:8px;background:${card};color:${text};font:inherit}
+    fieldset{border:1px solid ${border};border-radius:8px;margin:12px 0 0;padding:8px 12px}
+    .variant{display:flex;justify-content:space-between;gap:8px;margin:4px 0}
+    .row{display:flex;gap:8px;align-items:flex-end}
+    .row>div{flex:1}
+    table{width:100%;border-collapse:collapse;margin-top:8px}
+    td{padding:6px 0}
+    td:last-child{text-align:right}
+    tr.total td{font-weight:700;border-top:1px solid ${border};padding-top:10px}
+    button{font:inherit;border:0;border-radius:8px;padding:10px 16px;cursor:pointer}
+    button.pay{width:100%;margin-top:20px;padding:14px;background:${button};color:${buttonTextColor(button)};font-weight:600}
+    button.secondary{background:${border};color:${text}}
+    .errors{background:#fee2e2;color:#991b1b;border-radius:8px;padding:12px 16px;margin-bottom:16px}
+    .notice{color:#15803d;font-size:.9rem;margin-top:4px}
+    .refused{color:#b91c1c;font-size:.9rem;margin-top:4px}
+  `;
+}
+
+function layout(
+  title: string,
+  body: string,
+  dark = false,
+  buttonColor: string | null = null,
+): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escape(title)}</title>
+<style>${styles(dark, buttonColor)}</style>
+</head>
+<body>
+${body}
+</body>
+</html>`;
+}
+
+function totalsTable(totals: PageTotals): string {
+  const rows = [
+    `<tr><td>Subtotal</td><td data-total="subtotal">${escape(totals.subtotal)}</td></tr>`,
+    totals.discount
+      ? `<tr><td>Discount</td><td data-total="discount">−${escape(totals.discount)}</td></tr>`
+      : '',
+    totals.setupFee
+      ? `<tr><td>Setup fee</td><td data-total="setup-fee">${escape(totals.setupFee)}</td></tr>`
+      : '',
+    totals.tax
+      ? `<tr><td>${escape(totals.taxLabel)}</td><td data-total="tax">${escape(totals.tax)}</td></tr>`
+      : '',
+    `<tr class="total"><td>Total</td><td data-total="total">${escape(totals.total)}</td></tr>`,
+  ];
+  return `<table>${rows.join('')}</table>`;
+}
+
+export function renderCheckoutPage(model: CheckoutPageModel): string {
+  const logo = model.show.logo
+    ? `<div class="store">${model.storeAvatar ? `<img src="${escape(model.storeAvatar)}" alt="">` : ''}<span>${escape(model.storeName)}</span></div>`
+    : '';
+  const media =
+    model.show.media && model.media.length > 0
+      ? `<div class="media">${model.media.map((url) => `<img src="${escape(url)}" alt="">`).join('')}</div>`
+      : '';
+  const description =
+    model.show.desc && model.description
+      ? `<p class="muted">${escape(model.description)}</p>`
+      : '';
+  const variants =
+    model.variants.length > 1
+      ? `<fieldset><legend>Option</legend>${model.variants
+          .map(
+            (v) =>
+              `<label class="variant"><span><input type="radio" name="variant_id" value="${v.id}"${v.selected ? ' checked' : ''}> ${escape(v.name)}</span><span>${escape(v.price)}</span></label>`,
+          )
+          .join('')}</fieldset>`
+      : model.variants.length === 1
+        ? `<input type="hidden" name="variant_id" value="${model.variants[0].id}">`
+        : '';
+  const errors =
+    model.errors.length > 0
+      ? `<div class="errors" role="alert">${model.errors.map((e) => `<div>${escape(e)}</div>`).join('')}</div>`
+      : '';
+  const discount = model.show.discount
+    ? `<div class="row"><div><label for="discount_code">Discount code</label>
+<input type="text" id="discount_code" name="discount_code" value="${escape(model.values.discountCode)}" autocomplete="off"></div>
+<div><button type="submit" class="secondary" name="intent" value="apply">Apply</button></div></div>
+${model.discountApplied ? `<div class="notice" data-discount="applied">${escape(model.discountApplied)}</div>` : ''}
+${model.discountMessage ? `<div class="refused" data-discount="refused">${escape(model.discountMessage)}</div>` : ''}`
+    : '';
+  const testHint = model.testMode
+    ? '<p class="muted">Test mode: use card 4242 4242 4242 4242 (4000 0000 0000 0002 is declined).</p>'
+    : '';
+  const body = `<main>
+<section>
+${logo}
+<h1>${escape(model.productName)}</h1>
+${description}
+${media}
+${model.totals ? totalsTable(model.totals) : ''}
+</section>
+<section>
+<h2>Checkout</h2>
+${errors}
+<form method="post" action="${escape(model.action)}">
+${variants}
+<label for="quantity">Quantity</label>
+<input type="number" id="quantity" name="quantity" min="1" max="1000" value="${model.quantity}">
+<label for="email">Email</label>
+<input type="email" id="email" name="email" value="${escape(model.values.email)}" autocomplete="email" required>
+<label for="name">Name</label>
+<input type="text" id="name" name="name" value="${escape(model.values.name)}" autocomplete="name" required>
+<div class="row"><div><label for="country">Country</label>
+<input type="text" id="country" name="billing_address[country]" value="${escape(model.values.country)}" maxlength="2" placeholder="US" autocomplete="country" required></div>
+<div><label for="zip">ZIP / postal code</label>
+<input type="text" id="zip" name="billing_address[zip]" value="${escape(model.values.zip)}" autocomplete="postal-code"></div></div>
+<label for="tax_number">Tax number (optional)</label>
+<input type="text" id="tax_number" name="tax_number" value="${escape(model.values.taxNumber)}">
+${discount}
+<label for="card_number">Card number</label>
+<input type="text" id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" value="">
+${testHint}
+<button type="submit" class="pay" name="intent" value="pay">Pay ${model.totals ? escape(model.totals.total) : ''}</button>
+</form>
+</section>
+</main>`;
+  return layout(
+    `${model.productName} · ${model.storeName}`,
+    body,
+    model.dark,
+    model.buttonColor,
+  );
+}
+
+export interface ReceiptPageModel {
+  storeName: string;
+  orderNumber: number;
+  status: string;
+  email: string;
+  productName: string;
+  variantName: string;
+  quantity: number;
+  totals: PageTotals;
+  title: string;
+  message: string;
+  button: { text: string; url: string } | null;
+  createdAt: string;
+}
+
+export function renderReceiptPage(model: ReceiptPageModel): string {
+  const body = `<main>
+<section>
+<div class="store"><span>${escape(model.storeName)}</span></div>
+<h1>${escape(model.title)}</h1>
+<p>${escape(model.message)}</p>
+<p class="muted">Order <strong data-order-number>#${model.orderNumber}</strong> · ${escape(model.status)} · ${escape(model.createdAt)}</p>
+<p class="muted">A receipt was sent to ${escape(model.email)}.</p>
+${model.button ? `<p><a href="${escape(model.button.url)}">${escape(model.button.text)}</a></p>` : ''}
+</section>
+<section>
+<h2>${escape(model.productName)}${model.variantName && model.variantName !== 'Default' ? ` · ${escape(model.variantName)}` : ''} × ${model.quantity}</h2>
+${totalsTable(model.totals)}
+</section>
+</main>`;
+  return layout(`Receipt #${model.orderNumber} · ${model.storeName}`, body);
+}
+
+export function renderMessagePage(title: string, message: string): string {
+  return layout(
+    title,
+    `<main><section><h1>${escape(title)}</h1><p>${escape(message)}</p></section></main>`,
+  );
+}

@@ -1,0 +1,59 @@
+import { Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { CurrentPrincipal } from '../../http/auth/principal';
+import type { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import type { RawQuery } from '../../http/json-api/list-query';
+import { JsonApiBody } from '../../http/json-api/write-document';
+import type { WriteDocument } from '../../http/json-api/write-document';
+import { CreateCheckoutAttributes } from './checkout.dto';
+import { CheckoutSerializer } from './checkout.serializer';
+import { CheckoutService } from './checkout.service';
+
+@Controller('v1/checkouts')
+export class CheckoutController {
+  constructor(
+    private readonly serializer: CheckoutSerializer,
+    private readonly checkouts: CheckoutService,
+    private readonly jsonApi: JsonApi,
+  ) {}
+
+  @Post()
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @JsonApiBody({
+      type: 'checkouts',
+      attributes: CreateCheckoutAttributes,
+      relationships: {
+        store: { type: 'stores', required: true },
+        variant: { type: 'variants', required: true },
+      },
+    })
+    body: WriteDocument<CreateCheckoutAttributes>,
+  ) {
+    const checkout = await this.checkouts.create(principal, body);
+    return this.jsonApi.single(this.serializer, checkout, principal);
+  }
+
+  @Get()
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: RawQuery,
+  ) {
+    const listQuery = this.jsonApi.parseList(this.serializer, query);
+    const page = await this.serializer.findPage(principal, listQuery);
+    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  }
+
+  @Get(':id')
+  async one(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: RawQuery,
+  ) {
+    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
+    const checkout = await this.serializer.findOne(principal, id);
+    if (!checkout) throw AppError.notFound();
+    return this.jsonApi.single(this.serializer, checkout, principal, include);
+  }
+}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Price } from '../catalog/price.entity';
+import { Product } from '../catalog/product.entity';
+import { Variant } from '../catalog/variant.entity';
+import { CustomerModule } from '../customer/customer.module';
+import { DiscountModule } from '../discount/discount.module';
+import { PaymentModule } from '../payment/payment.module';
+import { Store } from '../store/store.entity';
+import { CheckoutController } from './checkout.controller';
+import { Checkout } from './checkout.entity';
+import { CheckoutRepository } from './checkout.repository';
+import { CheckoutSerializer } from './checkout.serializer';
+import { CheckoutService } from './checkout.service';
+import { HostedCheckoutController } from './hosted-checkout.controller';
+import { HostedCheckoutService } from './hosted-checkout.service';
+import { PurchaseExtensions } from './purchase-extension';
+import { PurchaseService } from './purchase.service';
+
+/**
+ * Checkouts, the hosted checkout page and the purchase. Billing and
+ * licensing import this module to register their PurchaseExtension.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Checkout, Variant, Product, Price, Store]),
+    CustomerModule,
+    DiscountModule,
+    PaymentModule,
+  ],
+  controllers: [CheckoutController, HostedCheckoutController],
+  providers: [
+    CheckoutRepository,
+    CheckoutService,
+    CheckoutSerializer,
+    PurchaseService,
+    PurchaseExtensions,
+    HostedCheckoutService,
+  ],
+  exports: [PurchaseExtensions, PurchaseService],
+})
+export class CheckoutModule {}

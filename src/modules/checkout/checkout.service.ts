@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { formatMoney } from '../../common/money';
+import { parseTimestamp } from '../../common/timestamps';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page, parseIntegerId } from '../../http/json-api/resource';
+import type { WriteDocument } from '../../http/json-api/write-document';
+import { Variant } from '../catalog/variant.entity';
+import {
+  checkoutData,
+  checkoutOptions,
+  productOptions,
+} from './checkout-input';
+import { Checkout } from './checkout.entity';
+import { CreateCheckoutAttributes } from './checkout.dto';
+import { CheckoutRepository, PurchaseTarget } from './checkout.repository';
+import { Offer, PurchaseService } from './purchase.service';
+
+/** `preview` of a created checkout (14 keys), or false when not requested. */
+export type CheckoutPreview = Record<string, string | number> | false;
+
+export type CheckoutView = Checkout & { preview: CheckoutPreview };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function relationshipId(value: string | string[] | undefined) {
+  return typeof value === 'string' ? parseIntegerId(value) : null;
+}
+
+@Injectable()
+export class CheckoutService {
+  constructor(
+    private readonly checkouts: CheckoutRepository,
+    private readonly purchases: PurchaseService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(
+    principal: Principal,
+    document: WriteDocument<CreateCheckoutAttributes>,
+  ): Promise<CheckoutView> {
+    const input = document.attributes;
+    const storeId = relationshipId(document.relationships.store);
+    if (
+      storeId === null ||
+      !(await this.checkouts.storeOwned(principal, storeId))
+    )
+      throw AppError.relatedNotFound('store');
+    const variantId = relationshipId(document.relationships.variant);
+    const variant =
+      variantId === null
+        ? null
+        : await this.checkouts.visibleVariant(principal, variantId);
+    if (!variant) throw AppError.relatedNotFound('variant');
+    if (variant.storeId !== storeId)
+      throw AppError.unprocessable({
+        detail: 'The variant does not belong to this store.',
+        source: { pointer: '/data/relationships/variant' },
+      });
+    if (
+      input.test_mode !== undefined &&
+      input.test_mode !== principal.testMode
+    ) {
+      throw AppError.attribute(
+        'test_mode',
+        `A ${principal.testMode ? 'test' : 'live'}-mode API key creates ${principal.testMode ? 'test' : 'live'}-mode checkouts only.`,
+      );
+    }
+    let expiresAt: Date | null = null;
+    if (input.expires_at !== undefined && input.expires_at !== null) {
+      expiresAt = parseTimestamp(input.expires_at);
+      if (!expiresAt)
+        throw AppError.attribute(
+          'expires_at',
+          'expires_at must be an ISO 8601 timestamp or null.',
+        );
+    }
+    const product = productOptions(input.product_options);
+    const options = checkoutOptions(input.checkout_options);
+    const data = checkoutData(input.checkout_data);
+    const target = await this.checkouts.target(variant);
+    if (!target) throw AppError.relatedNotFound('variant');
+    const siblingIds = new Set(target.siblings.map((v) => v.id));
+    product.enabled_variants.forEach((id, i) => {
+      if (!siblingIds.has(id))
+        throw AppError.attribute(
+          `product_options/enabled_variants/${i}`,
+          `Variant ${id} is not a variant of this product.`,
+        );
+    });
+    if (
+      product.enabled_variants.length > 0 &&
+      !product.enabled_variants.includes(variant.id)
+    )
+      throw AppError.attribute(
+        'product_options/enabled_variants',
+        'enabled_variants must include the checkout’s variant.',
+      );
+    data.variant_quantities.forEach((entry, i) => {
+      if (!siblingIds.has(entry.variant_id))
+        throw AppError.attribute(
+          `checkout_data/variant_quantities/${i}/variant_id`,
+          `Variant ${entry.variant_id} is not a variant of this product.`,
+        );
+    });
+    if (!target.price)
+      throw AppError.unprocessable({
+        detail: 'The variant has no price yet; add one before selling it.',
+        source: { pointer: '/data/relationships/variant' },
+      });
+
+    const now = this.clock.now();
+    const checkout = this.checkouts.create({
+      id: randomUUID(),
+      storeId,
+      variantId: variant.id,
+      testMode: principal.testMode,
+      customPrice: input.custom_price ?? null,
+      productOptions: product,
+      checkoutOptions: options,
+      checkoutData: data,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const preview = input.preview
+      ? await this.preview(this.offer(checkout, target), now)
+      : false;
+    await this.checkouts.save(checkout);
+    return { ...checkout, preview };
+  }
+
+  /** What the prefilled checkout would cost; an unusable prefilled code is left out. */
+  private async preview(offer: Offer, now: Date): Promise<CheckoutPreview> {
+    const data = offer.checkout!.checkoutData;
+    const { totals } = await this.purchases.quote(
+      offer,
+      {
+        country: data.billing_address.country,
+        discountCode: data.discount_code,
+      },
+      now,
+    );
+    const money = (cents: number) => formatMoney(cents, totals.currency);
+    return {
+      currency: totals.currency,
+      currency_rate: totals.currencyRate,
+      subtotal: totals.subtotal,
+      discount_total: totals.discountTotal,
+      tax: totals.tax,
+      total: totals.total,
+      subtotal_usd: totals.subtotalUsd,
+      discount_total_usd: totals.discountTotalUsd,
+      tax_usd: totals.taxUsd,
+      total_usd: totals.totalUsd,
+      subtotal_formatted: money(totals.subtotal),
+      discount_total_formatted: money(totals.discountTotal),
+      tax_formatted: money(totals.tax),
+      total_formatted: money(totals.total),
+    };
+  }
+
+  private offer(checkout: Checkout | null, target: PurchaseTarget): Offer {
+    const enabled = checkout?.productOptions.enabled_variants ?? [];
+    const variants = target.siblings.filter((v: Variant) =>
+      enabled.length > 0
+        ? enabled.includes(v.id)
+        : v.status !== 'draft' || v.id === target.variant.id,
+    );
+    return {
+      checkout,
+      target,
+      testMode: checkout?.testMode ?? target.variant.testMode,
+      variants,
+    };
+  }
+
+  /** The offer at a checkout URL (whose signature the caller has checked). */
+  async offerForCheckout(id: string): Promise<Offer> {
+    const checkout = UUID.test(id) ? await this.checkouts.findById(id) : null;
+    if (!checkout) throw AppError.notFound('This checkout does not exist.');
+    if (checkout.expiresAt && checkout.expiresAt <= this.clock.now())
+      throw AppError.forbidden('This checkout has expired.');
+    const variant = await this.checkouts.variantById(checkout.variantId);
+    const target = variant && (await this.checkouts.target(variant));
+    if (!target) throw AppError.notFound('This checkout does not exist.');
+    return this.offer(checkout, target);
+  }
+
+  /** The offer at a variant's buy_now_url. */
+  async offerForVariant(uuid: string): Promise<Offer> {
+    const variant = UUID.test(uuid)
+      ? await this.checkouts.variantByUuid(uuid)
+      : null;
+    const target = variant && (await this.checkouts.target(variant));
+    if (!target) throw AppError.notFound('This product does not exist.');
+    return this.offer(null, target);
+  }
+
+  async findOne(
+    principal: Principal,
+    id: string,
+  ): Promise<CheckoutView | null> {
+    if (!UUID.test(id)) return null;
+    const [checkout] = await this.checkouts.findVisible(principal, [id]);
+    return checkout ? { ...checkout, preview: false } : null;
+  }
+
+  async findMany(principal: Principal, ids: string[]): Promise<CheckoutView[]> {
+    const checkouts = await this.checkouts.findVisible(
+      principal,
+      ids.filter((id) => UUID.test(id)),
+    );
+    return checkouts.map((c) => ({ ...c, preview: false }));
+  }
+
+  async findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<CheckoutView>> {
+    const page = await this.checkouts.findPage(principal, query);
+    return {
+      records: page.records.map((c) => ({ ...c, preview: false })),
+      total: page.total,
+    };
+  }
+
+  async findByFilter(
+    principal: Principal,
+    filter: 'store_id' | 'variant_id',
+    values: FilterValue[],
+  ): Promise<CheckoutView[]> {
+    const checkouts = await this.checkouts.findBy(principal, filter, values);
+    return checkouts.map((c) => ({ ...c, preview: false }));
+  }
+}

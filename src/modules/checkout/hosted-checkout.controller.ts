@@ -1,0 +1,115 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../common/app-error';
+import { Public } from '../../http/auth/public.decorator';
+import { JSON_API_MEDIA_TYPE } from '../../http/json-api/document';
+import { NotJsonApi } from '../../http/json-api/json-api-content-type.interceptor';
+import {
+  HostedCheckoutService,
+  HostedResponse,
+} from './hosted-checkout.service';
+
+// Pages are self-contained: inline styles, images from anywhere, no scripts.
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; frame-ancestors *";
+
+/**
+ * The buyer-facing pages: the hosted checkout at a checkout's signed `url`
+ * and at each variant's `buy_now_url`, and the receipt page. No API key;
+ * the signed link or the variant's public UUID is the credential.
+ */
+@Public()
+@NotJsonApi()
+@Controller()
+export class HostedCheckoutController {
+  constructor(private readonly hosted: HostedCheckoutService) {}
+
+  @Get('checkout/:kind/:id')
+  async page(
+    @Param('kind') kind: string,
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.respond(reply, async () => {
+      const offer = await this.hosted.offer(
+        checkoutKind(kind),
+        id,
+        request.url,
+      );
+      return this.hosted.page(offer, request.url);
+    });
+  }
+
+  @Post('checkout/:kind/:id')
+  async submit(
+    @Param('kind') kind: string,
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const json = /json/i.test(request.headers['content-type'] ?? '');
+    const run = async () => {
+      const offer = await this.hosted.offer(
+        checkoutKind(kind),
+        id,
+        request.url,
+      );
+      return this.hosted.submit(offer, request.url, request.body, json);
+    };
+    // The machine path answers JSON:API errors through the global filter.
+    return json ? this.send(reply, await run()) : this.respond(reply, run);
+  }
+
+  @Get('my-orders/:identifier')
+  async receipt(
+    @Param('identifier') identifier: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.respond(reply, () =>
+      this.hosted.receipt(identifier, request.url),
+    );
+  }
+
+  /** HTML routes: a refusal is a page too, never a JSON document. */
+  private async respond(
+    reply: FastifyReply,
+    work: () => Promise<HostedResponse>,
+  ) {
+    let response: HostedResponse;
+    try {
+      response = await work();
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      response = this.hosted.errorPage(error);
+    }
+    return this.send(reply, response);
+  }
+
+  private send(reply: FastifyReply, response: HostedResponse) {
+    void reply.header('cache-control', 'no-store');
+    if (response.kind === 'redirect') {
+      void reply.status(303).header('location', response.location);
+      return '';
+    }
+    if (response.kind === 'json') {
+      void reply
+        .status(response.status)
+        .header('content-type', JSON_API_MEDIA_TYPE);
+      return response.document;
+    }
+    void reply
+      .status(response.status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer');
+    return response.html;
+  }
+}
+
+function checkoutKind(kind: string): 'custom' | 'buy' {
+  if (kind === 'custom' || kind === 'buy') return kind;
+  throw AppError.notFound('No route matches this path.');
+}

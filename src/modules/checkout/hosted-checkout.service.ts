@@ -1,0 +1,377 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { formatMoney } from '../../common/money';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import { SingleDocument } from '../../http/json-api/document';
+import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+import { OrderView } from '../order/order.repository';
+import { OrderService } from '../order/order.service';
+import { orderStatusLabel } from '../order/order-status';
+import {
+  CheckoutPageModel,
+  PageTotals,
+  plainText,
+  renderCheckoutPage,
+  renderMessagePage,
+  renderReceiptPage,
+} from './checkout-page';
+import { CheckoutRepository } from './checkout.repository';
+import { CheckoutService } from './checkout.service';
+import { Totals } from './pricing';
+import {
+  Offer,
+  PurchaseInput,
+  PurchaseService,
+  unitPriceOf,
+} from './purchase.service';
+
+export type HostedResponse =
+  | { kind: 'html'; status: number; html: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'json'; status: number; document: SingleDocument };
+
+type Body = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Body =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function pageTotals(totals: Totals): PageTotals {
+  const money = (cents: number) => formatMoney(cents, totals.currency);
+  return {
+    subtotal: money(totals.subtotal),
+    discount: totals.discountTotal > 0 ? money(totals.discountTotal) : null,
+    setupFee: totals.setupFee > 0 ? money(totals.setupFee) : null,
+    tax: totals.taxName !== null ? money(totals.tax) : null,
+    taxLabel: totals.taxName
+      ? `${totals.taxName} ${totals.taxRate}%${totals.taxInclusive ? ' (included)' : ''}`
+      : 'Tax',
+    total: money(totals.total),
+  };
+}
+
+/**
+ * The hosted checkout: its page, its form and JSON submissions, and the
+ * receipt page. Only signed URLs and variants' public UUIDs lead here.
+ */
+@Injectable()
+export class HostedCheckoutService {
+  private readonly logger = new Logger('HostedCheckout');
+
+  constructor(
+    private readonly checkouts: CheckoutService,
+    private readonly repository: CheckoutRepository,
+    private readonly purchases: PurchaseService,
+    private readonly orders: OrderService,
+    private readonly signedUrls: SignedUrls,
+    private readonly jsonApi: JsonApi,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Resolves the offer at a URL; the custom checkout's signature is checked first. */
+  async offer(kind: 'custom' | 'buy', id: string, url: string): Promise<Offer> {
+    if (kind === 'buy') return this.checkouts.offerForVariant(id);
+    const check = this.signedUrls.verify(url);
+    if (check === 'expired')
+      throw AppError.forbidden('This checkout link has expired.');
+    if (check !== 'valid')
+      throw AppError.forbidden('This checkout link is invalid.');
+    return this.checkouts.offerForCheckout(id);
+  }
+
+  /** GET: the page with the checkout's prefilled data. */
+  async page(offer: Offer, action: string): Promise<HostedResponse> {
+    const data = offer.checkout?.checkoutData;
+    const input: PurchaseInput = {
+      email: data?.email,
+      name: data?.name,
+      country: data?.billing_address.country,
+      zip: data?.billing_address.zip,
+      taxNumber: data?.tax_number,
+      discountCode: data?.discount_code,
+    };
+    return this.render(offer, action, input, [], 200);
+  }
+
+  /** POST from the form (apply a code or pay) or as JSON (pay). */
+  async submit(
+    offer: Offer,
+    action: string,
+    body: unknown,
+    json: boolean,
+  ): Promise<HostedResponse> {
+    if (json) return this.submitJson(offer, body);
+    const fields = isObject(body) ? body : {};
+    const input = formInput(fields);
+    if (fields.intent === 'apply')
+      return this.render(offer, action, input, [], 200);
+    try {
+      const result = await this.purchases.purchase(offer, input);
+      if (result.status === 'declined')
+        return this.render(offer, action, input, [result.reason], 402);
+      return {
+        kind: 'redirect',
+        location:
+          offer.checkout?.productOptions.redirect_url ||
+          this.orders.receiptUrl(result.order),
+      };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      return this.render(
+        offer,
+        action,
+        input,
+        error.errors.map((e) => e.detail),
+        error.status,
+      );
+    }
+  }
+
+  private async submitJson(
+    offer: Offer,
+    body: unknown,
+  ): Promise<HostedResponse> {
+    if (!isObject(body))
+      throw AppError.badRequest('The body must be a JSON object.');
+    const result = await this.purchases.purchase(offer, jsonInput(body));
+    if (result.status === 'declined') {
+      throw new AppError(402, {
+        detail: `${result.reason} Order ${result.order.identifier} was recorded as failed.`,
+        source: { pointer: '/card_number' },
+      });
+    }
+    const orders = this.jsonApi.resource('orders');
+    if (!orders) throw new Error('The orders resource is not registered');
+    // The buyer is not an API principal; the document has no includes.
+    const document = await this.jsonApi.single(orders, result.order, {
+      userId: 0,
+      apiKeyId: 0,
+      testMode: offer.testMode,
+    });
+    return { kind: 'json', status: 201, document };
+  }
+
+  private async render(
+    offer: Offer,
+    action: string,
+    input: PurchaseInput,
+    errors: string[],
+    status: number,
+  ): Promise<HostedResponse> {
+    const { target, checkout } = offer;
+    const options = checkout?.checkoutOptions;
+    const productOptions = checkout?.productOptions;
+    let variantId = target.variant.id;
+    let quantity = this.purchases.defaultQuantity(offer, target.variant);
+    let totals: PageTotals | null = null;
+    let discountApplied: string | null = null;
+    let discountMessage: string | null = null;
+    try {
+      const quote = await this.purchases.quote(offer, input, this.clock.now());
+      variantId = quote.variant.id;
+      quantity = quote.quantity;
+      totals = pageTotals(quote.totals);
+      discountMessage = quote.discountRefusal;
+      if (quote.discount) {
+        const { discount } = quote.discount;
+        discountApplied = `${discount.code}: ${
+          discount.amountType === 'percent'
+            ? `${discount.amount}% off`
+            : `${formatMoney(discount.amount, target.store.currency)} off`
+        }`;
+      }
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      errors = [...errors, ...error.errors.map((e) => e.detail)].filter(
+        (e, i, all) => all.indexOf(e) === i,
+      );
+      status = status === 200 ? error.status : status;
+    }
+    const model: CheckoutPageModel = {
+      action,
+      storeName: target.store.name,
+      storeAvatar: target.store.avatarUrl,
+      productName: productOptions?.name || target.product.name,
+      description: plainText(
+        productOptions?.description || target.product.description,
+      ),
+      media:
+        productOptions && productOptions.media.length > 0
+          ? productOptions.media
+          : target.product.largeThumbUrl
+            ? [target.product.largeThumbUrl]
+            : [],
+      variants: offer.variants.map((v) => {
+        const price = target.prices.get(v.id);
+        return {
+          id: v.id,
+          name: v.name,
+          price: price
+            ? formatMoney(
+                checkout?.customPrice ?? unitPriceOf(price),
+                target.store.currency,
+              )
+            : 'Unavailable',
+          selected: v.id === variantId,
+        };
+      }),
+      quantity,
+      values: {
+        email: input.email ?? '',
+        name: input.name ?? '',
+        country: input.country ?? '',
+        zip: input.zip ?? '',
+        taxNumber: input.taxNumber ?? '',
+        discountCode: input.discountCode ?? '',
+      },
+      show: {
+        media: options?.media ?? true,
+        logo: options?.logo ?? true,
+        desc: options?.desc ?? true,
+        discount: options?.discount ?? true,
+      },
+      dark: options?.dark ?? false,
+      buttonColor: options?.button_color ?? null,
+      totals,
+      discountApplied,
+      discountMessage,
+      errors,
+      testMode: offer.testMode,
+    };
+    return { kind: 'html', status, html: renderCheckoutPage(model) };
+  }
+
+  /** The receipt at `urls.receipt`. */
+  async receipt(identifier: string, url: string): Promise<HostedResponse> {
+    const check = this.signedUrls.verify(url);
+    if (check !== 'valid')
+      return this.message(403, 'Link invalid', 'This receipt link is invalid.');
+    const order = await this.orders.findByIdentifier(identifier);
+    if (!order)
+      return this.message(404, 'Not found', 'This order does not exist.');
+    return {
+      kind: 'html',
+      status: 200,
+      html: await this.receiptHtml(order),
+    };
+  }
+
+  private async receiptHtml(order: OrderView): Promise<string> {
+    const checkout = order.checkoutId
+      ? await this.repository.findById(order.checkoutId)
+      : null;
+    const store = await this.repository.storeName(order.storeId);
+    const options = checkout?.productOptions;
+    const item = order.firstItem;
+    const totals = pageTotals({
+      currency: order.currency,
+      currencyRate: order.currencyRate,
+      subtotal: order.subtotal,
+      discountTotal: order.discountTotal,
+      setupFee: order.setupFee,
+      tax: order.tax,
+      total: order.total,
+      subtotalUsd: order.subtotalUsd,
+      discountTotalUsd: order.discountTotalUsd,
+      setupFeeUsd: order.setupFeeUsd,
+      taxUsd: order.taxUsd,
+      totalUsd: order.totalUsd,
+      taxName: order.taxName,
+      taxRate: order.taxRate,
+      taxInclusive: order.taxInclusive,
+    });
+    const failed = order.status === 'failed';
+    return renderReceiptPage({
+      storeName: store ?? '',
+      orderNumber: order.orderNumber,
+      status: orderStatusLabel(order.status),
+      email: order.userEmail,
+      productName: item?.productName ?? '',
+      variantName: item?.variantName ?? '',
+      quantity: item?.quantity ?? 1,
+      totals,
+      title: failed
+        ? 'Payment failed'
+        : options?.confirmation_title || 'Thanks for your order!',
+      message: failed
+        ? 'The payment was declined; nothing was charged.'
+        : options?.receipt_thank_you_note ||
+          options?.confirmation_message ||
+          'Your purchase was successful.',
+      button:
+        options?.receipt_link_url && !failed
+          ? {
+              text: options.receipt_button_text || 'Continue',
+              url: options.receipt_link_url,
+            }
+          : null,
+      createdAt: order.createdAt.toISOString().slice(0, 10),
+    });
+  }
+
+  message(status: number, title: string, message: string): HostedResponse {
+    return { kind: 'html', status, html: renderMessagePage(title, message) };
+  }
+
+  /** An AppError met before a page could be built (unknown checkout, bad link). */
+  errorPage(error: AppError): HostedResponse {
+    this.logger.debug(`Hosted checkout refused: ${error.message}`);
+    const title = error.status === 404 ? 'Not found' : 'Unavailable';
+    return this.message(error.status, title, error.message);
+  }
+}
+
+function field(body: Body, name: string, at = ''): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw AppError.unprocessable({
+    detail: `${name} must be a string.`,
+    source: { pointer: `${at}/${name}` },
+  });
+}
+
+/** Form fields arrive flat: `billing_address[country]`. */
+function formInput(body: Body): PurchaseInput {
+  const text = (name: string) => {
+    const value = body[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  return {
+    email: text('email'),
+    name: text('name'),
+    country: text('billing_address[country]'),
+    zip: text('billing_address[zip]'),
+    taxNumber: text('tax_number'),
+    discountCode: text('discount_code'),
+    variantId: text('variant_id'),
+    quantity: text('quantity'),
+    cardNumber: text('card_number'),
+  };
+}
+
+/** JSON: `billing_address: {country, zip}` (flat bracket keys are accepted too). */
+function jsonInput(body: Body): PurchaseInput {
+  const address = body.billing_address;
+  if (address !== undefined && address !== null && !isObject(address))
+    throw AppError.unprocessable({
+      detail: 'billing_address must be an object with country and zip.',
+      source: { pointer: '/billing_address' },
+    });
+  const nested = (name: 'country' | 'zip') =>
+    address
+      ? field(address, name, '/billing_address')
+      : field(body, `billing_address[${name}]`);
+  return {
+    email: field(body, 'email'),
+    name: field(body, 'name'),
+    country: nested('country'),
+    zip: nested('zip'),
+    taxNumber: field(body, 'tax_number'),
+    discountCode: field(body, 'discount_code'),
+    variantId: field(body, 'variant_id'),
+    quantity: field(body, 'quantity'),
+    cardNumber: field(body, 'card_number'),
+  };
+}

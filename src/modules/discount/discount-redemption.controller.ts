@@ -1,0 +1,37 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { CurrentPrincipal } from '../../http/auth/principal';
+import type { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import type { RawQuery } from '../../http/json-api/list-query';
+import { DiscountRedemptionSerializer } from './discount-redemption.serializer';
+
+@Controller('v1/discount-redemptions')
+export class DiscountRedemptionController {
+  constructor(
+    private readonly serializer: DiscountRedemptionSerializer,
+    private readonly jsonApi: JsonApi,
+  ) {}
+
+  @Get()
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: RawQuery,
+  ) {
+    const listQuery = this.jsonApi.parseList(this.serializer, query);
+    const page = await this.serializer.findPage(principal, listQuery);
+    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  }
+
+  @Get(':id')
+  async one(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: RawQuery,
+  ) {
+    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
+    const redemption = await this.serializer.findOne(principal, id);
+    if (!redemption) throw AppError.notFound();
+    return this.jsonApi.single(this.serializer, redemption, principal, include);
+  }
+}

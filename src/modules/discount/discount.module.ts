@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DiscountRedemptionController } from './discount-redemption.controller';
+import { DiscountRedemption } from './discount-redemption.entity';
+import { DiscountRedemptionSerializer } from './discount-redemption.serializer';
+import { DiscountController } from './discount.controller';
+import { Discount } from './discount.entity';
+import { DiscountRepository } from './discount.repository';
+import { DiscountSerializer } from './discount.serializer';
+import { DiscountService } from './discount.service';
+
+/** Discounts and their redemptions; the checkout applies and redeems them. */
+@Module({
+  imports: [TypeOrmModule.forFeature([Discount, DiscountRedemption])],
+  controllers: [DiscountController, DiscountRedemptionController],
+  providers: [
+    DiscountRepository,
+    DiscountService,
+    DiscountSerializer,
+    DiscountRedemptionSerializer,
+  ],
+  exports: [DiscountService],
+})
+export class DiscountModule {}

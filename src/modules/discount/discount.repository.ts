@@ -1,0 +1,292 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { DiscountRedemption } from './discount-redemption.entity';
+import { Discount, DiscountView } from './discount.entity';
+
+const DISCOUNT_SORTS: Record<string, string> = {
+  created_at: 'discount.created_at',
+  updated_at: 'discount.updated_at',
+  name: 'discount.name',
+  code: 'discount.code',
+};
+
+const REDEMPTION_SORTS: Record<string, string> = {
+  created_at: 'redemption.created_at',
+  updated_at: 'redemption.updated_at',
+};
+
+const OWNED_STORES = 'SELECT s.id FROM stores s WHERE s.user_id = :userId';
+
+function applyPage<T extends object>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  columns: Record<string, string>,
+  query: ListQuery,
+) {
+  for (const key of query.sort) {
+    builder.addOrderBy(columns[key.field], key.descending ? 'DESC' : 'ASC');
+  }
+  const last = query.sort[query.sort.length - 1];
+  return builder
+    .addOrderBy(`${alias}.id`, last?.descending ? 'DESC' : 'ASC')
+    .offset((query.page.number - 1) * query.page.size)
+    .limit(query.page.size);
+}
+
+/** Every query for discounts, their variant links and their redemptions. */
+@Injectable()
+export class DiscountRepository {
+  constructor(
+    @InjectRepository(Discount)
+    private readonly discounts: Repository<Discount>,
+    @InjectRepository(DiscountRedemption)
+    private readonly redemptions: Repository<DiscountRedemption>,
+  ) {}
+
+  get manager(): EntityManager {
+    return this.discounts.manager;
+  }
+
+  private visible(principal: Principal) {
+    return this.discounts
+      .createQueryBuilder('discount')
+      .where(`discount.store_id IN (${OWNED_STORES})`, {
+        userId: principal.userId,
+      })
+      .andWhere('discount.test_mode = :testMode', {
+        testMode: principal.testMode,
+      })
+      .andWhere('discount.deleted_at IS NULL');
+  }
+
+  async findVisible(
+    principal: Principal,
+    ids: number[],
+  ): Promise<DiscountView[]> {
+    if (ids.length === 0) return [];
+    const records = await this.visible(principal)
+      .andWhere('discount.id IN (:...ids)', { ids })
+      .getMany();
+    return this.withVariants(records);
+  }
+
+  async findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<DiscountView>> {
+    const builder = this.visible(principal);
+    if (query.filters.store_id !== undefined) {
+      builder.andWhere('discount.store_id = :storeId', {
+        storeId: query.filters.store_id,
+      });
+    }
+    const [records, total] = await applyPage(
+      builder,
+      'discount',
+      DISCOUNT_SORTS,
+      query,
+    ).getManyAndCount();
+    return { records: await this.withVariants(records), total };
+  }
+
+  async findByStores(
+    principal: Principal,
+    storeIds: FilterValue[],
+  ): Promise<DiscountView[]> {
+    const records = await this.visible(principal)
+      .andWhere('discount.store_id IN (:...storeIds)', { storeIds })
+      .orderBy('discount.created_at', 'ASC')
+      .addOrderBy('discount.id', 'ASC')
+      .getMany();
+    return this.withVariants(records);
+  }
+
+  /** Which of these variants belong to the store in this mode. */
+  async variantsInStore(
+    storeId: number,
+    testMode: boolean,
+    variantIds: number[],
+  ): Promise<number[]> {
+    if (variantIds.length === 0) return [];
+    const rows: { id: number }[] = await this.discounts.query(
+      `SELECT id FROM variants WHERE store_id = $1 AND test_mode = $2 AND id = ANY($3)`,
+      [storeId, testMode, variantIds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async storeOwned(principal: Principal, storeId: number): Promise<boolean> {
+    const rows: unknown[] = await this.discounts.query(
+      `SELECT 1 FROM stores WHERE id = $1 AND user_id = $2`,
+      [storeId, principal.userId],
+    );
+    return rows.length > 0;
+  }
+
+  codeTaken(
+    manager: EntityManager,
+    storeId: number,
+    testMode: boolean,
+    code: string,
+  ): Promise<boolean> {
+    return manager
+      .getRepository(Discount)
+      .createQueryBuilder('discount')
+      .where('discount.store_id = :storeId', { storeId })
+      .andWhere('discount.test_mode = :testMode', { testMode })
+      .andWhere('discount.code = :code', { code })
+      .andWhere('discount.deleted_at IS NULL')
+      .getExists();
+  }
+
+  async insert(
+    manager: EntityManager,
+    fields: Partial<Discount>,
+    variantIds: number[],
+  ): Promise<DiscountView> {
+    const discount = await manager
+      .getRepository(Discount)
+      .save(manager.getRepository(Discount).create(fields));
+    if (variantIds.length > 0) {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into('discount_variants', ['discount_id', 'variant_id'])
+        .values(
+          variantIds.map((variantId) => ({
+            discount_id: discount.id,
+            variant_id: variantId,
+          })),
+        )
+        .execute();
+    }
+    return { ...discount, variantIds };
+  }
+
+  async softDelete(id: number, now: Date): Promise<void> {
+    await this.discounts.update({ id }, { deletedAt: now });
+  }
+
+  /**
+   * The live discount with this code, optionally locked FOR UPDATE so that
+   * the redemption limit holds when purchases race for the last uses.
+   */
+  async findByCode(
+    manager: EntityManager,
+    storeId: number,
+    testMode: boolean,
+    code: string,
+    lock: boolean,
+  ): Promise<DiscountView | null> {
+    const builder = manager
+      .getRepository(Discount)
+      .createQueryBuilder('discount')
+      .where('discount.store_id = :storeId', { storeId })
+      .andWhere('discount.test_mode = :testMode', { testMode })
+      .andWhere('discount.code = :code', { code })
+      .andWhere('discount.deleted_at IS NULL');
+    if (lock) builder.setLock('pessimistic_write');
+    const discount = await builder.getOne();
+    if (!discount) return null;
+    const [view] = await this.withVariants([discount], manager);
+    return view;
+  }
+
+  async recordRedemption(
+    manager: EntityManager,
+    discount: Discount,
+    fields: Partial<DiscountRedemption>,
+  ): Promise<DiscountRedemption> {
+    await manager
+      .getRepository(Discount)
+      .increment({ id: discount.id }, 'redemptionsCount', 1);
+    const repository = manager.getRepository(DiscountRedemption);
+    return repository.save(repository.create(fields));
+  }
+
+  private visibleRedemptions(principal: Principal) {
+    return this.redemptions
+      .createQueryBuilder('redemption')
+      .where(`redemption.store_id IN (${OWNED_STORES})`, {
+        userId: principal.userId,
+      })
+      .andWhere('redemption.test_mode = :testMode', {
+        testMode: principal.testMode,
+      });
+  }
+
+  findRedemptions(
+    principal: Principal,
+    ids: number[],
+  ): Promise<DiscountRedemption[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.visibleRedemptions(principal)
+      .andWhere('redemption.id IN (:...ids)', { ids })
+      .getMany();
+  }
+
+  async findRedemptionPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<DiscountRedemption>> {
+    const builder = this.visibleRedemptions(principal);
+    for (const filter of ['discount_id', 'order_id'] as const) {
+      if (query.filters[filter] !== undefined) {
+        builder.andWhere(`redemption.${filter} = :${filter}`, {
+          [filter]: query.filters[filter],
+        });
+      }
+    }
+    const [records, total] = await applyPage(
+      builder,
+      'redemption',
+      REDEMPTION_SORTS,
+      query,
+    ).getManyAndCount();
+    return { records, total };
+  }
+
+  findRedemptionsBy(
+    principal: Principal,
+    filter: 'discount_id' | 'order_id',
+    values: FilterValue[],
+  ): Promise<DiscountRedemption[]> {
+    return this.visibleRedemptions(principal)
+      .andWhere(`redemption.${filter} IN (:...values)`, { values })
+      .orderBy('redemption.created_at', 'DESC')
+      .addOrderBy('redemption.id', 'DESC')
+      .getMany();
+  }
+
+  private async withVariants(
+    discounts: Discount[],
+    manager: EntityManager = this.discounts.manager,
+  ): Promise<DiscountView[]> {
+    const limited = discounts.filter((d) => d.isLimitedToProducts);
+    const links: { discount_id: number; variant_id: number }[] =
+      limited.length === 0
+        ? []
+        : await manager
+            .createQueryBuilder()
+            .select([
+              'link.discount_id AS discount_id',
+              'link.variant_id AS variant_id',
+            ])
+            .from('discount_variants', 'link')
+            .where('link.discount_id IN (:...ids)', {
+              ids: limited.map((d) => d.id),
+            })
+            .orderBy('link.variant_id', 'ASC')
+            .getRawMany();
+    return discounts.map((discount) => ({
+      ...discount,
+      variantIds: links
+        .filter((link) => link.discount_id === discount.id)
+        .map((link) => link.variant_id),
+    }));
+  }
+}

@@ -1,0 +1,106 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { formatTimestamp } from '../../common/timestamps';
+import { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import {
+  FilterValue,
+  filterParsers,
+  ListQuery,
+} from '../../http/json-api/list-query';
+import {
+  Page,
+  parseIntegerId,
+  ResourceType,
+} from '../../http/json-api/resource';
+import { DiscountView } from './discount.entity';
+import { DiscountService } from './discount.service';
+
+const STATUS_LABELS = { draft: 'Draft', published: 'Published' } as const;
+
+/** JSON:API `discounts`: 17 attributes. */
+@Injectable()
+export class DiscountSerializer
+  implements ResourceType<DiscountView>, OnModuleInit
+{
+  readonly type = 'discounts';
+  readonly relationships = {
+    store: { kind: 'one', type: 'stores', id: (d: DiscountView) => d.storeId },
+    variants: {
+      kind: 'ids',
+      type: 'variants',
+      ids: (d: DiscountView) => d.variantIds,
+    },
+    'discount-redemptions': {
+      kind: 'many',
+      type: 'discount-redemptions',
+      filter: 'discount_id',
+    },
+  } as const;
+  readonly list = {
+    filters: { store_id: filterParsers.id },
+    sorts: ['created_at', 'updated_at', 'name', 'code'],
+    defaultSort: 'createdAt',
+  };
+
+  constructor(
+    private readonly discounts: DiscountService,
+    private readonly jsonApi: JsonApi,
+  ) {}
+
+  onModuleInit() {
+    this.jsonApi.register(this);
+  }
+
+  id(discount: DiscountView) {
+    return String(discount.id);
+  }
+
+  attributes(discount: DiscountView) {
+    return {
+      store_id: discount.storeId,
+      name: discount.name,
+      code: discount.code,
+      amount: discount.amount,
+      amount_type: discount.amountType,
+      is_limited_to_products: discount.isLimitedToProducts,
+      is_limited_redemptions: discount.isLimitedRedemptions,
+      max_redemptions: discount.maxRedemptions,
+      starts_at: formatTimestamp(discount.startsAt),
+      expires_at: formatTimestamp(discount.expiresAt),
+      duration: discount.duration,
+      duration_in_months: discount.durationInMonths,
+      status: discount.status,
+      status_formatted: STATUS_LABELS[discount.status],
+      created_at: formatTimestamp(discount.createdAt),
+      updated_at: formatTimestamp(discount.updatedAt),
+      test_mode: discount.testMode,
+    };
+  }
+
+  findOne(principal: Principal, id: string) {
+    const discountId = parseIntegerId(id);
+    return discountId === null
+      ? Promise.resolve(null)
+      : this.discounts.findOne(principal, discountId);
+  }
+
+  findMany(principal: Principal, ids: string[]) {
+    return this.discounts.findMany(
+      principal,
+      ids.map(parseIntegerId).filter((id) => id !== null),
+    );
+  }
+
+  findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<DiscountView>> {
+    return this.discounts.findPage(principal, query);
+  }
+
+  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
+    if (filter !== 'store_id')
+      throw new Error(`discounts cannot be listed by ${filter}`);
+    return this.discounts.findByStores(principal, values);
+  }
+}

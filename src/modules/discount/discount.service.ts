@@ -1,0 +1,270 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { parseTimestamp } from '../../common/timestamps';
+import { Transactions } from '../../database/transactions';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page, parseIntegerId } from '../../http/json-api/resource';
+import type { WriteDocument } from '../../http/json-api/write-document';
+import {
+  discountAmount,
+  discountRefusal,
+  normalizeCode,
+} from './discount-rules';
+import { DiscountRedemption } from './discount-redemption.entity';
+import { DiscountView } from './discount.entity';
+import { CreateDiscountAttributes } from './discount.dto';
+import { DiscountRepository } from './discount.repository';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** A discount that applies to a purchase, and how many cents it takes off. */
+export interface AppliedDiscount {
+  discount: DiscountView;
+  amount: number;
+}
+
+export interface DiscountUse {
+  storeId: number;
+  testMode: boolean;
+  code: string;
+  variantId: number;
+  subtotal: number;
+  now: Date;
+}
+
+function refused(detail: string) {
+  return AppError.unprocessable({
+    detail,
+    source: { pointer: '/discount_code' },
+  });
+}
+
+function timestamp(name: string, value: string | null | undefined) {
+  if (value === undefined || value === null) return null;
+  const parsed = parseTimestamp(value);
+  if (!parsed)
+    throw AppError.attribute(
+      name,
+      `${name} must be an ISO 8601 timestamp or null.`,
+    );
+  return parsed;
+}
+
+@Injectable()
+export class DiscountService {
+  constructor(
+    private readonly discounts: DiscountRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(
+    principal: Principal,
+    document: WriteDocument<CreateDiscountAttributes>,
+  ): Promise<DiscountView> {
+    const input = document.attributes;
+    const storeId = parseIntegerId(String(document.relationships.store));
+    if (
+      storeId === null ||
+      !(await this.discounts.storeOwned(principal, storeId))
+    )
+      throw AppError.relatedNotFound('store');
+    if (
+      input.test_mode !== undefined &&
+      input.test_mode !== principal.testMode
+    ) {
+      throw AppError.attribute(
+        'test_mode',
+        `A ${principal.testMode ? 'test' : 'live'}-mode API key creates ${principal.testMode ? 'test' : 'live'}-mode discounts only.`,
+      );
+    }
+    if (input.amount_type === 'percent' && input.amount > 100)
+      throw AppError.attribute(
+        'amount',
+        'A percent discount can be at most 100.',
+      );
+    if (input.amount_type === 'percent' && input.amount < 1)
+      throw AppError.attribute(
+        'amount',
+        'A percent discount must be at least 1.',
+      );
+    const limitedRedemptions = input.is_limited_redemptions ?? false;
+    const maxRedemptions = input.max_redemptions ?? 0;
+    if (limitedRedemptions && maxRedemptions < 1)
+      throw AppError.attribute(
+        'max_redemptions',
+        'max_redemptions must be at least 1 when is_limited_redemptions is true.',
+      );
+    const startsAt = timestamp('starts_at', input.starts_at);
+    const expiresAt = timestamp('expires_at', input.expires_at);
+    if (startsAt && expiresAt && expiresAt <= startsAt)
+      throw AppError.attribute(
+        'expires_at',
+        'expires_at must be after starts_at.',
+      );
+    // Variants count only when the discount is limited to products (as upstream).
+    const limitedToProducts = input.is_limited_to_products ?? false;
+    const requested = limitedToProducts
+      ? ((document.relationships.variants as string[] | undefined) ?? [])
+      : [];
+    if (limitedToProducts && requested.length === 0)
+      throw AppError.unprocessable({
+        detail:
+          'A discount limited to products needs at least one variant in the variants relationship.',
+        source: { pointer: '/data/relationships/variants' },
+      });
+    const variantIds = [
+      ...new Set(requested.map((id) => parseIntegerId(id) ?? -1)),
+    ];
+    const found = await this.discounts.variantsInStore(
+      storeId,
+      principal.testMode,
+      variantIds.filter((id) => id > 0),
+    );
+    if (found.length !== variantIds.length)
+      throw AppError.relatedNotFound('variants');
+
+    const now = this.clock.now();
+    const duplicate = () =>
+      AppError.attribute(
+        'code',
+        `The code ${input.code} is already used by another discount of this store.`,
+      );
+    try {
+      return await this.transactions.run(async (manager) => {
+        if (
+          await this.discounts.codeTaken(
+            manager,
+            storeId,
+            principal.testMode,
+            input.code,
+          )
+        )
+          throw duplicate();
+        return this.discounts.insert(
+          manager,
+          {
+            storeId,
+            testMode: principal.testMode,
+            name: input.name.trim(),
+            code: input.code,
+            amount: input.amount,
+            amountType: input.amount_type,
+            isLimitedToProducts: limitedToProducts,
+            isLimitedRedemptions: limitedRedemptions,
+            maxRedemptions,
+            redemptionsCount: 0,
+            startsAt,
+            expiresAt,
+            duration: input.duration ?? 'once',
+            durationInMonths: input.duration_in_months ?? 1,
+            status: 'published',
+            deletedAt: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+          variantIds,
+        );
+      });
+    } catch (error) {
+      // Two creations racing for one code: the partial unique index decides.
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION)
+        throw duplicate();
+      throw error;
+    }
+  }
+
+  async delete(principal: Principal, id: number): Promise<void> {
+    const [discount] = await this.discounts.findVisible(principal, [id]);
+    if (!discount) throw AppError.notFound();
+    await this.discounts.softDelete(discount.id, this.clock.now());
+  }
+
+  /**
+   * Checks a code for a purchase. With a manager the discount row is locked
+   * FOR UPDATE until the purchase commits, so the redemption limit holds
+   * however many purchases race for the last uses.
+   */
+  async apply(
+    use: DiscountUse,
+    manager?: EntityManager,
+  ): Promise<AppliedDiscount> {
+    const code = normalizeCode(use.code);
+    const discount = await this.discounts.findByCode(
+      manager ?? this.discounts.manager,
+      use.storeId,
+      use.testMode,
+      code,
+      manager !== undefined,
+    );
+    if (!discount) throw refused(`The discount code ${code} is not valid.`);
+    const refusal = discountRefusal(discount, use.now, use.variantId);
+    if (refusal) throw refused(refusal);
+    return { discount, amount: discountAmount(discount, use.subtotal) };
+  }
+
+  /** Records the use of an applied discount by a paid order (in the purchase transaction). */
+  redeem(
+    manager: EntityManager,
+    applied: AppliedDiscount,
+    order: { id: number; storeId: number; testMode: boolean },
+    now: Date,
+  ): Promise<DiscountRedemption> {
+    const { discount } = applied;
+    return this.discounts.recordRedemption(manager, discount, {
+      discountId: discount.id,
+      orderId: order.id,
+      storeId: order.storeId,
+      testMode: order.testMode,
+      discountName: discount.name,
+      discountCode: discount.code,
+      discountAmount: discount.amount,
+      discountAmountType: discount.amountType,
+      amount: applied.amount,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  async findOne(
+    principal: Principal,
+    id: number,
+  ): Promise<DiscountView | null> {
+    const [discount] = await this.discounts.findVisible(principal, [id]);
+    return discount ?? null;
+  }
+
+  findMany(principal: Principal, ids: number[]) {
+    return this.discounts.findVisible(principal, ids);
+  }
+
+  findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<DiscountView>> {
+    return this.discounts.findPage(principal, query);
+  }
+
+  findByStores(principal: Principal, storeIds: FilterValue[]) {
+    return this.discounts.findByStores(principal, storeIds);
+  }
+
+  findRedemptions(principal: Principal, ids: number[]) {
+    return this.discounts.findRedemptions(principal, ids);
+  }
+
+  findRedemptionPage(principal: Principal, query: ListQuery) {
+    return this.discounts.findRedemptionPage(principal, query);
+  }
+
+  findRedemptionsBy(
+    principal: Principal,
+    filter: 'discount_id' | 'order_id',
+    values: FilterValue[],
+  ) {
+    return this.discounts.findRedemptionsBy(principal, filter, values);
+  }
+}

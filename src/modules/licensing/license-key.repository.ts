@@ -1,0 +1,282 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { LicenseKeyInstance } from './license-key-instance.entity';
+import { LicenseKey } from './license-key.entity';
+import { LicenseKeyStatus, statusCondition } from './license-key.state';
+
+/** Whose records a query may see: the API key's user and mode. */
+export interface Scope {
+  userId: number;
+  testMode: boolean;
+}
+
+const KEY_FILTER_COLUMNS: Record<string, string> = {
+  store_id: 'lk.store_id',
+  order_id: 'lk.order_id',
+  order_item_id: 'lk.order_item_id',
+  product_id: 'lk.product_id',
+  customer_id: 'lk.customer_id',
+};
+
+const INSTANCE_FILTER_COLUMNS: Record<string, string> = {
+  license_key_id: 'instance.license_key_id',
+};
+
+/** Records of the user's stores in the key's mode; anything else does not exist for it. */
+function scoped<T extends object>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  scope: Scope,
+): SelectQueryBuilder<T> {
+  return builder
+    .where(`${alias}.test_mode = :testMode`, { testMode: scope.testMode })
+    .andWhere(
+      `${alias}.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)`,
+      { userId: scope.userId },
+    );
+}
+
+async function page<T extends object>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  query: ListQuery,
+): Promise<Page<T>> {
+  // The only sort is id (the spec's order), so id is also the tie-breaker.
+  const descending = query.sort[0]?.descending ?? false;
+  builder
+    .orderBy(`${alias}.id`, descending ? 'DESC' : 'ASC')
+    .offset((query.page.number - 1) * query.page.size)
+    .limit(query.page.size);
+  const [records, total] = await builder.getManyAndCount();
+  return { records, total };
+}
+
+/** Every query for license keys and their instances; no rules. */
+@Injectable()
+export class LicenseKeyRepository {
+  constructor(
+    @InjectRepository(LicenseKey)
+    private readonly keys: Repository<LicenseKey>,
+    @InjectRepository(LicenseKeyInstance)
+    private readonly instances: Repository<LicenseKeyInstance>,
+  ) {}
+
+  findKeysPage(
+    scope: Scope,
+    query: ListQuery,
+    now: Date,
+  ): Promise<Page<LicenseKey>> {
+    const builder = scoped(this.keys.createQueryBuilder('lk'), 'lk', scope);
+    for (const [name, value] of Object.entries(query.filters)) {
+      if (name === 'status') {
+        builder.andWhere(statusCondition('lk', value as LicenseKeyStatus), {
+          now,
+        });
+      } else {
+        builder.andWhere(`${KEY_FILTER_COLUMNS[name]} = :${name}`, {
+          [name]: value,
+        });
+      }
+    }
+    return page(builder, 'lk', query);
+  }
+
+  findKeys(scope: Scope, ids: number[]): Promise<LicenseKey[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return scoped(this.keys.createQueryBuilder('lk'), 'lk', scope)
+      .andWhere('lk.id IN (:...ids)', { ids })
+      .orderBy('lk.id', 'ASC')
+      .getMany();
+  }
+
+  findKeysByFilter(
+    scope: Scope,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<LicenseKey[]> {
+    const column = KEY_FILTER_COLUMNS[filter];
+    if (!column) throw new Error(`license-keys cannot be listed by ${filter}`);
+    if (values.length === 0) return Promise.resolve([]);
+    return scoped(this.keys.createQueryBuilder('lk'), 'lk', scope)
+      .andWhere(`${column} IN (:...values)`, { values })
+      .orderBy('lk.id', 'ASC')
+      .getMany();
+  }
+
+  /** A customer's keys (the customer belongs to one store and mode), oldest first. */
+  findKeysOfCustomer(customer: {
+    id: number;
+    storeId: number;
+    testMode: boolean;
+  }): Promise<LicenseKey[]> {
+    return this.keys.find({
+      where: {
+        customerId: customer.id,
+        storeId: customer.storeId,
+        testMode: customer.testMode,
+      },
+      order: { id: 'ASC' },
+    });
+  }
+
+  /** The key with this value, in any store and mode (the License API has no caller identity). */
+  findByKey(key: string): Promise<LicenseKey | null> {
+    return this.keys.findOneBy({ key });
+  }
+
+  /**
+   * Locks the key's row until the transaction ends, so that activations and
+   * deactivations of one key run one after another and the count holds.
+   */
+  lockByKey(manager: EntityManager, key: string): Promise<LicenseKey | null> {
+    return manager
+      .getRepository(LicenseKey)
+      .createQueryBuilder('lk')
+      .setLock('pessimistic_write')
+      .where('lk.key = :key', { key })
+      .getOne();
+  }
+
+  lockScoped(
+    manager: EntityManager,
+    scope: Scope,
+    id: number,
+  ): Promise<LicenseKey | null> {
+    return scoped(
+      manager.getRepository(LicenseKey).createQueryBuilder('lk'),
+      'lk',
+      scope,
+    )
+      .andWhere('lk.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
+  lockByOrderItem(
+    manager: EntityManager,
+    orderItemId: number,
+  ): Promise<LicenseKey[]> {
+    return manager
+      .getRepository(LicenseKey)
+      .createQueryBuilder('lk')
+      .where('lk.order_item_id = :orderItemId', { orderItemId })
+      .orderBy('lk.id', 'ASC')
+      .setLock('pessimistic_write')
+      .getMany();
+  }
+
+  insertKeys(
+    manager: EntityManager,
+    keys: Partial<LicenseKey>[],
+  ): Promise<LicenseKey[]> {
+    const repository = manager.getRepository(LicenseKey);
+    return repository.save(keys.map((fields) => repository.create(fields)));
+  }
+
+  saveKey(manager: EntityManager, key: LicenseKey): Promise<LicenseKey> {
+    return manager.getRepository(LicenseKey).save(key);
+  }
+
+  async addInstance(
+    manager: EntityManager,
+    key: LicenseKey,
+    fields: { identifier: string; name: string },
+  ): Promise<LicenseKeyInstance> {
+    const repository = manager.getRepository(LicenseKeyInstance);
+    const instance = await repository.save(
+      repository.create({
+        licenseKeyId: key.id,
+        storeId: key.storeId,
+        testMode: key.testMode,
+        ...fields,
+      }),
+    );
+    await this.changeInstanceCount(manager, key, 1);
+    return instance;
+  }
+
+  async removeInstance(
+    manager: EntityManager,
+    key: LicenseKey,
+    instance: LicenseKeyInstance,
+  ): Promise<void> {
+    await manager.getRepository(LicenseKeyInstance).delete({ id: instance.id });
+    await this.changeInstanceCount(manager, key, -1);
+  }
+
+  /** The caller holds the key's row lock, so the in-memory count stays exact. */
+  private async changeInstanceCount(
+    manager: EntityManager,
+    key: LicenseKey,
+    by: 1 | -1,
+  ) {
+    const now = new Date();
+    await manager.query(
+      `UPDATE license_keys SET instances_count = instances_count + $2, updated_at = $3 WHERE id = $1`,
+      [key.id, by, now],
+    );
+    key.instancesCount += by;
+    key.updatedAt = now;
+  }
+
+  findInstanceOfKey(
+    licenseKeyId: number,
+    identifier: string,
+    manager?: EntityManager,
+  ): Promise<LicenseKeyInstance | null> {
+    const repository =
+      manager?.getRepository(LicenseKeyInstance) ?? this.instances;
+    return repository.findOneBy({ licenseKeyId, identifier });
+  }
+
+  findInstancesPage(
+    scope: Scope,
+    query: ListQuery,
+  ): Promise<Page<LicenseKeyInstance>> {
+    const builder = scoped(
+      this.instances.createQueryBuilder('instance'),
+      'instance',
+      scope,
+    );
+    for (const [name, value] of Object.entries(query.filters)) {
+      builder.andWhere(`${INSTANCE_FILTER_COLUMNS[name]} = :${name}`, {
+        [name]: value,
+      });
+    }
+    return page(builder, 'instance', query);
+  }
+
+  findInstances(scope: Scope, ids: number[]): Promise<LicenseKeyInstance[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return scoped(
+      this.instances.createQueryBuilder('instance'),
+      'instance',
+      scope,
+    )
+      .andWhere('instance.id IN (:...ids)', { ids })
+      .orderBy('instance.id', 'ASC')
+      .getMany();
+  }
+
+  findInstancesByFilter(
+    scope: Scope,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<LicenseKeyInstance[]> {
+    const column = INSTANCE_FILTER_COLUMNS[filter];
+    if (!column)
+      throw new Error(`license-key-instances cannot be listed by ${filter}`);
+    if (values.length === 0) return Promise.resolve([]);
+    return scoped(
+      this.instances.createQueryBuilder('instance'),
+      'instance',
+      scope,
+    )
+      .andWhere(`${column} IN (:...values)`, { values })
+      .orderBy('instance.id', 'ASC')
+      .getMany();
+  }
+}

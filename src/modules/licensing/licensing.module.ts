@@ -1,0 +1,56 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlainErrorRoutes } from '../../http/json-api/plain-error-routes';
+import { CheckoutModule } from '../checkout/checkout.module';
+import { CustomerModule } from '../customer/customer.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { LicenseApiController } from './license-api.controller';
+import { LicenseApiExceptionFilter } from './license-api.exception-filter';
+import { LicenseApiService } from './license-api.service';
+import { LicenseKeyInstanceController } from './license-key-instance.controller';
+import { LicenseKeyInstance } from './license-key-instance.entity';
+import { LicenseKeyInstanceSerializer } from './license-key-instance.serializer';
+import { LicenseKeyController } from './license-key.controller';
+import { LicenseKeyCustomerActivity } from './license-key.customer-activity';
+import { LicenseKeyPurchase } from './license-key.purchase';
+import { LicenseKey } from './license-key.entity';
+import { LicenseKeyRepository } from './license-key.repository';
+import { LicenseKeySerializer } from './license-key.serializer';
+import { LicenseKeyService } from './license-key.service';
+
+/** License keys, their instances, and the public License API. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([LicenseKey, LicenseKeyInstance]),
+    WebhooksModule,
+    CheckoutModule,
+    CustomerModule,
+  ],
+  controllers: [
+    LicenseKeyController,
+    LicenseKeyInstanceController,
+    LicenseApiController,
+  ],
+  providers: [
+    LicenseKeyRepository,
+    LicenseKeyService,
+    LicenseKeyPurchase,
+    LicenseKeyCustomerActivity,
+    LicenseApiService,
+    LicenseApiExceptionFilter,
+    LicenseKeySerializer,
+    LicenseKeyInstanceSerializer,
+  ],
+  exports: [LicenseKeyService],
+})
+export class LicensingModule implements OnModuleInit {
+  constructor(
+    private readonly plainErrors: PlainErrorRoutes,
+    private readonly licenseApiErrors: LicenseApiExceptionFilter,
+  ) {}
+
+  onModuleInit() {
+    // Errors raised before routing (unparsable bodies, 405) still answer plain JSON.
+    this.plainErrors.register(this.licenseApiErrors);
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Principal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import {
+  FilterValue,
+  filterParsers,
+  ListQuery,
+} from '../../http/json-api/list-query';
+import {
+  Page,
+  parseIntegerId,
+  ResourceType,
+} from '../../http/json-api/resource';
+import { OrderItem } from './order-item.entity';
+import { orderItemAttributes } from './order.renderer';
+import { OrderService } from './order.service';
+
+/** JSON:API `order-items`: 11 attributes. */
+@Injectable()
+export class OrderItemSerializer
+  implements ResourceType<OrderItem>, OnModuleInit
+{
+  readonly type = 'order-items';
+  readonly relationships = {
+    order: { kind: 'one', type: 'orders', id: (i: OrderItem) => i.orderId },
+    product: {
+      kind: 'one',
+      type: 'products',
+      id: (i: OrderItem) => i.productId,
+    },
+    variant: {
+      kind: 'one',
+      type: 'variants',
+      id: (i: OrderItem) => i.variantId,
+    },
+  } as const;
+  readonly list = {
+    filters: {
+      order_id: filterParsers.id,
+      product_id: filterParsers.id,
+      variant_id: filterParsers.id,
+    },
+    sorts: ['id', 'created_at'],
+    defaultSort: 'id',
+  };
+
+  constructor(
+    private readonly orders: OrderService,
+    private readonly jsonApi: JsonApi,
+  ) {}
+
+  onModuleInit() {
+    this.jsonApi.register(this);
+  }
+
+  id(item: OrderItem) {
+    return String(item.id);
+  }
+
+  attributes(item: OrderItem) {
+    return orderItemAttributes(item);
+  }
+
+  async findOne(principal: Principal, id: string) {
+    const itemId = parseIntegerId(id);
+    if (itemId === null) return null;
+    const [item] = await this.orders.findItem(principal, [itemId]);
+    return item ?? null;
+  }
+
+  findMany(principal: Principal, ids: string[]) {
+    return this.orders.findItem(
+      principal,
+      ids.map(parseIntegerId).filter((id) => id !== null),
+    );
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<OrderItem>> {
+    return this.orders.findItemPage(principal, query);
+  }
+
+  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
+    if (
+      filter !== 'order_id' &&
+      filter !== 'product_id' &&
+      filter !== 'variant_id'
+    )
+      throw new Error(`order-items cannot be listed by ${filter}`);
+    return this.orders.findItemsBy(principal, filter, values);
+  }
+}

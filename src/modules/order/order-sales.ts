@@ -1,0 +1,73 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import {
+  CustomerActivity,
+  CustomerActivitySource,
+  CustomerFigures,
+  CustomerRef,
+  PortalLists,
+} from '../customer/customer-activity';
+import { formatMoney } from '../../common/money';
+import { StoreSales, StoreSalesSource } from '../store/store-sales';
+import { orderStatusLabel } from './order-status';
+import { OrderRenderer } from './order.renderer';
+import { OrderRepository } from './order.repository';
+
+const THIRTY_DAYS_MS = 30 * 24 * 60 * 60 * 1000;
+const PORTAL_ORDERS = 50;
+
+/**
+ * What orders tell other modules: a store's sales figures (STORE_SALES_SOURCE)
+ * and a customer's revenue and order history (a CustomerActivity source).
+ */
+@Injectable()
+export class OrderSales
+  implements StoreSalesSource, CustomerActivitySource, OnModuleInit
+{
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly renderer: OrderRenderer,
+    private readonly activity: CustomerActivity,
+  ) {}
+
+  onModuleInit() {
+    this.activity.register(this);
+  }
+
+  async salesByStore(
+    storeIds: number[],
+    testMode: boolean,
+    now: Date,
+  ): Promise<Map<number, StoreSales>> {
+    const since = new Date(now.getTime() - THIRTY_DAYS_MS);
+    const rows = await this.orders.sales(storeIds, testMode, since);
+    return new Map(rows.map(({ storeId, ...sales }) => [storeId, sales]));
+  }
+
+  async figures(
+    customers: CustomerRef[],
+  ): Promise<Map<number, Partial<CustomerFigures>>> {
+    const revenue = await this.orders.revenueByCustomer(
+      customers.map((c) => c.id),
+    );
+    return new Map(
+      [...revenue].map(([id, cents]) => [id, { totalRevenueCurrency: cents }]),
+    );
+  }
+
+  async portal(customer: CustomerRef): Promise<Partial<PortalLists>> {
+    const orders = await this.orders.ofCustomer(customer.id, PORTAL_ORDERS);
+    return {
+      orders: orders.map((order) => ({
+        orderNumber: order.orderNumber,
+        createdAt: order.createdAt,
+        productName: order.firstItem?.productName ?? '',
+        status: orderStatusLabel(order.status),
+        totalFormatted: formatMoney(order.total, order.currency),
+        receiptUrl:
+          order.status === 'failed'
+            ? null
+            : this.renderer.receiptUrl(order.identifier),
+      })),
+    };
+  }
+}

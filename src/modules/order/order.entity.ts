@@ -1,0 +1,127 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { OrderStatus } from './order-status';
+
+/** Numeric columns arrive from pg as strings; money rates stay exact in the database. */
+const decimal = {
+  to: (value: number) => value,
+  from: (value: string | null) => (value === null ? null : Number(value)),
+};
+
+@Entity('orders')
+export class Order {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'store_id' })
+  storeId: number;
+
+  @Column({ name: 'customer_id' })
+  customerId: number;
+
+  @Column({ type: 'uuid' })
+  identifier: string;
+
+  @Column({ name: 'order_number' })
+  orderNumber: number;
+
+  @Column({ name: 'test_mode' })
+  testMode: boolean;
+
+  @Column({ name: 'user_name' })
+  userName: string;
+
+  @Column({ name: 'user_email' })
+  userEmail: string;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  /** USD per unit of `currency`, frozen at purchase. */
+  @Column({
+    name: 'currency_rate',
+    type: 'numeric',
+    transformer: decimal,
+  })
+  currencyRate: number;
+
+  @Column({ name: 'tax_name', type: 'text', nullable: true })
+  taxName: string | null;
+
+  /** Percent. */
+  @Column({ name: 'tax_rate', type: 'numeric', transformer: decimal })
+  taxRate: number;
+
+  @Column({ name: 'tax_inclusive' })
+  taxInclusive: boolean;
+
+  @Column({ type: 'text' })
+  status: OrderStatus;
+
+  @Column({ name: 'refunded_at', type: 'timestamptz', nullable: true })
+  refundedAt: Date | null;
+
+  @Column()
+  subtotal: number;
+
+  @Column({ name: 'discount_total' })
+  discountTotal: number;
+
+  @Column()
+  tax: number;
+
+  @Column({ name: 'setup_fee' })
+  setupFee: number;
+
+  @Column()
+  total: number;
+
+  @Column({ name: 'refunded_amount' })
+  refundedAmount: number;
+
+  @Column({ name: 'subtotal_usd' })
+  subtotalUsd: number;
+
+  @Column({ name: 'discount_total_usd' })
+  discountTotalUsd: number;
+
+  @Column({ name: 'tax_usd' })
+  taxUsd: number;
+
+  @Column({ name: 'setup_fee_usd' })
+  setupFeeUsd: number;
+
+  @Column({ name: 'total_usd' })
+  totalUsd: number;
+
+  @Column({ name: 'refunded_amount_usd' })
+  refundedAmountUsd: number;
+
+  @Column({ name: 'billing_country', type: 'char', length: 2, nullable: true })
+  billingCountry: string | null;
+
+  @Column({ name: 'billing_zip', type: 'text', nullable: true })
+  billingZip: string | null;
+
+  @Column({ name: 'tax_number', type: 'text', nullable: true })
+  taxNumber: string | null;
+
+  @Column({ name: 'checkout_id', type: 'uuid', nullable: true })
+  checkoutId: string | null;
+
+  /** `checkout_data.custom`, passed on to webhooks as `meta.custom_data`. */
+  @Column({ name: 'custom_data', type: 'jsonb', nullable: true })
+  customData: Record<string, unknown> | null;
+
+  /** The gateway's id of the charge, needed to refund it. */
+  @Column({ name: 'payment_reference', type: 'text', nullable: true })
+  paymentReference: string | null;
+
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

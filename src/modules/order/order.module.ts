@@ -1,0 +1,42 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CustomerModule } from '../customer/customer.module';
+import { PaymentModule } from '../payment/payment.module';
+import { STORE_SALES_SOURCE } from '../store/store-sales';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { OrderItemController } from './order-item.controller';
+import { OrderItem } from './order-item.entity';
+import { OrderItemSerializer } from './order-item.serializer';
+import { OrderSales } from './order-sales';
+import { OrderController } from './order.controller';
+import { Order } from './order.entity';
+import { OrderRenderer } from './order.renderer';
+import { OrderRepository } from './order.repository';
+import { OrderSerializer } from './order.serializer';
+import { OrderService } from './order.service';
+
+/**
+ * Orders, order items and refunds. Global only so that the store module can
+ * inject STORE_SALES_SOURCE without depending on orders.
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Order, OrderItem]),
+    CustomerModule,
+    PaymentModule,
+    WebhooksModule,
+  ],
+  controllers: [OrderController, OrderItemController],
+  providers: [
+    OrderRepository,
+    OrderRenderer,
+    OrderService,
+    OrderSerializer,
+    OrderItemSerializer,
+    OrderSales,
+    { provide: STORE_SALES_SOURCE, useExisting: OrderSales },
+  ],
+  exports: [OrderService, STORE_SALES_SOURCE],
+})
+export class OrderModule {}

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { toUsdCents } from '../../common/money';
+import { Transactions } from '../../database/transactions';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { PaymentGateways } from '../payment/payment-gateways';
+import { Outbox } from '../webhooks/outbox';
+import { OrderItem } from './order-item.entity';
+import { refundTransition } from './order-status';
+import { Order } from './order.entity';
+import { OrderRenderer } from './order.renderer';
+import { OrderRepository, OrderView } from './order.repository';
+
+/** Everything an order row needs at purchase, computed by the checkout's pricing. */
+export type NewOrder = Omit<
+  Order,
+  | 'id'
+  | 'identifier'
+  | 'orderNumber'
+  | 'refundedAt'
+  | 'refundedAmount'
+  | 'refundedAmountUsd'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+export type NewOrderItem = Pick<
+  OrderItem,
+  | 'productId'
+  | 'variantId'
+  | 'priceId'
+  | 'productName'
+  | 'variantName'
+  | 'price'
+  | 'quantity'
+>;
+
+@Injectable()
+export class OrderService {
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly renderer: OrderRenderer,
+    private readonly outbox: Outbox,
+    private readonly gateways: PaymentGateways,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Writes an order and its items inside the caller's (purchase) transaction,
+   * numbered with the store's next gap-free order number.
+   */
+  async createInTransaction(
+    manager: EntityManager,
+    fields: NewOrder & { identifier?: string },
+    items: NewOrderItem[],
+    now: Date,
+  ): Promise<{ order: OrderView; items: OrderItem[] }> {
+    const orderNumber = await this.orders.nextOrderNumber(
+      manager,
+      fields.storeId,
+    );
+    const order = await this.orders.insertOrder(manager, {
+      ...fields,
+      identifier: fields.identifier ?? randomUUID(),
+      orderNumber,
+      refundedAt: null,
+      refundedAmount: 0,
+      refundedAmountUsd: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const saved: OrderItem[] = [];
+    for (const item of items) {
+      saved.push(
+        await this.orders.insertItem(manager, {
+          ...item,
+          orderId: order.id,
+          storeId: order.storeId,
+          testMode: order.testMode,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+    }
+    return { order: { ...order, firstItem: saved[0] ?? null }, items: saved };
+  }
+
+  /** Records `order_created` in the purchase transaction. */
+  recordCreated(manager: EntityManager, order: OrderView): Promise<void> {
+    return this.outbox.record(manager, {
+      name: 'order_created',
+      storeId: order.storeId,
+      testMode: order.testMode,
+      resource: this.renderer,
+      record: order,
+      customData: order.customData,
+    });
+  }
+
+  receiptUrl(order: Pick<Order, 'identifier'>): string {
+    return this.renderer.receiptUrl(order.identifier);
+  }
+
+  /**
+   * Refunds `amount` cents (the whole remainder when omitted) through the
+   * order's gateway. The order row is locked, so concurrent refunds cannot
+   * together exceed what was paid.
+   */
+  async refund(
+    principal: Principal,
+    id: number,
+    amount: number | undefined,
+  ): Promise<OrderView> {
+    const refunded = await this.transactions.run(async (manager) => {
+      const order = await this.orders.lockVisible(manager, principal, id);
+      if (!order) throw AppError.notFound();
+      const value = amount ?? order.total - order.refundedAmount;
+      const status = refundTransition(order, value);
+      const now = this.clock.now();
+      if (!order.paymentReference)
+        throw AppError.unprocessable('This order has no payment to refund.');
+      await this.gateways.forMode(order.testMode).refund({
+        paymentId: order.paymentReference,
+        amount: value,
+        currency: order.currency,
+        reference: `${order.identifier}:${order.refundedAmount + value}`,
+      });
+      order.refundedAmount += value;
+      // Converted at the order's frozen rate, so a full refund matches total_usd exactly.
+      order.refundedAmountUsd =
+        status === 'refunded'
+          ? order.totalUsd
+          : toUsdCents(
+              order.refundedAmount,
+              order.currency,
+              order.currencyRate,
+            );
+      order.status = status;
+      if (status === 'refunded') order.refundedAt = now;
+      order.updatedAt = now;
+      await this.orders.saveOrder(manager, order);
+      const [item] = await this.orders.itemsOf(manager, order.id);
+      const view = { ...order, firstItem: item ?? null };
+      await this.outbox.record(manager, {
+        name: 'order_refunded',
+        storeId: order.storeId,
+        testMode: order.testMode,
+        resource: this.renderer,
+        record: view,
+        customData: order.customData,
+      });
+      return view;
+    });
+    return refunded;
+  }
+
+  async findOne(principal: Principal, id: number): Promise<OrderView | null> {
+    const [order] = await this.orders.findVisible(principal, [id]);
+    return order ?? null;
+  }
+
+  findMany(principal: Principal, ids: number[]): Promise<OrderView[]> {
+    return this.orders.findVisible(principal, ids);
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<OrderView>> {
+    return this.orders.findPage(principal, query);
+  }
+
+  findByFilter(
+    principal: Principal,
+    filter: 'store_id' | 'customer_id',
+    values: FilterValue[],
+  ): Promise<OrderView[]> {
+    return this.orders.findBy(principal, filter, values);
+  }
+
+  /** The receipt page's order; the caller has checked the link's signature. */
+  findByIdentifier(identifier: string): Promise<OrderView | null> {
+    return this.orders.findByIdentifier(identifier);
+  }
+
+  findItem(principal: Principal, ids: number[]): Promise<OrderItem[]> {
+    return this.orders.findItems(principal, ids);
+  }
+
+  findItemPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<OrderItem>> {
+    return this.orders.findItemPage(principal, query);
+  }
+
+  findItemsBy(
+    principal: Principal,
+    filter: 'order_id' | 'product_id' | 'variant_id',
+    values: FilterValue[],
+  ): Promise<OrderItem[]> {
+    return this.orders.findItemsBy(principal, filter, values);
+  }
+}

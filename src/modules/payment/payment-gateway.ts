@@ -1,0 +1,46 @@
+/** What to charge: a card number typed at checkout, or a saved payment method (renewals). */
+export type PaymentSource =
+  { cardNumber: string } | { paymentMethodId: string };
+
+export interface ChargeRequest {
+  /** Unique per charge (e.g. the order's identifier); a repeat with the same reference must not charge twice. */
+  reference: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  source: PaymentSource;
+  description: string;
+}
+
+export interface PaymentMethod {
+  /** Reusable for later charges (subscription renewals). */
+  id: string;
+  cardBrand: string | null;
+  cardLastFour: string | null;
+}
+
+export type ChargeResult =
+  | { status: 'succeeded'; paymentId: string; method: PaymentMethod }
+  | { status: 'declined'; reason: string; method: PaymentMethod | null };
+
+export interface RefundRequest {
+  paymentId: string;
+  /** Minor units to give back; a charge may be refunded in several parts. */
+  amount: number;
+  currency: string;
+  reference: string;
+}
+
+/**
+ * A payment processor. The built-in test gateway serves test mode; a live
+ * gateway is an integration provided under LIVE_PAYMENT_GATEWAY. An invalid
+ * request (a malformed card number) throws an AppError 422; a refusal by the
+ * processor is a `declined` result, not an exception.
+ */
+export interface PaymentGateway {
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  refund(request: RefundRequest): Promise<{ refundId: string }>;
+}
+
+/** Provide a PaymentGateway under this token to take live payments. */
+export const LIVE_PAYMENT_GATEWAY = Symbol('LIVE_PAYMENT_GATEWAY');

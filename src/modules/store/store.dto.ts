@@ -1,0 +1,36 @@
+import { PartialType } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** Formats (ISO codes, slug, host name) are checked by the service, which owns the rules. */
+export class StoreAttributes {
+  @IsString()
+  @IsNotEmpty({ message: 'The name is required.' })
+  @MaxLength(255)
+  name: string;
+
+  @IsOptional()
+  @IsString()
+  slug?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(253)
+  domain?: string | null;
+
+  @IsOptional()
+  @IsString()
+  currency?: string;
+
+  @IsOptional()
+  @IsString()
+  country?: string;
+}
+
+export class StoreUpdateAttributes extends PartialType(StoreAttributes) {}
+
+export const STORE_CREATE = { type: 'stores', attributes: StoreAttributes };
+export const STORE_UPDATE = {
+  type: 'stores',
+  attributes: StoreUpdateAttributes,
+  update: true,
+};
