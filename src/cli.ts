@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { CoreModule } from './app/core.module';
 import { seedDemo } from './app/seed-demo';
 import { AppError } from './common/app-error';
-import { formatTimestamp } from './common/timestamps';
+import { formatTimestamp, parseTimestamp } from './common/timestamps';
 import { loadConfig } from './config/app-config';
 import {
   closeDatabase,
@@ -14,6 +14,7 @@ import {
 } from './database/database-connection';
 import { runMigrations } from './database/migrate';
 import { ApiKeyService } from './modules/account/api-key.service';
+import { RenewalService } from './modules/billing/renewal.service';
 import { UserService } from './modules/account/user.service';
 import { StoreService } from './modules/store/store.service';
 
@@ -140,6 +141,21 @@ const COMMANDS: Record<string, Command> = {
         .get(ApiKeyService)
         .revoke(integer(values, 'id'));
       return { id: apiKey.id, revoked_at: formatTimestamp(apiKey.revokedAt) };
+    },
+  },
+  'billing:renew': {
+    usage: 'billing:renew [--as-of <ISO 8601>] [--json]',
+    options: { 'as-of': { type: 'string' } },
+    async run(values, { app }) {
+      const raw = values['as-of'];
+      const asOf =
+        raw === undefined ? new Date() : parseTimestamp(raw as string);
+      if (!asOf)
+        throw new UsageError(
+          '--as-of must be an ISO 8601 date-time with a zone, e.g. 2026-12-01T00:00:00Z',
+        );
+      const { steps } = await (await app()).get(RenewalService).sweep(asOf);
+      return { as_of: formatTimestamp(asOf), steps };
     },
   },
   'seed:demo': {

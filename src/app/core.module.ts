@@ -11,6 +11,7 @@ import { HealthModule } from '../http/health/health.module';
 import { SignedUrls } from '../http/signed-urls/signed-urls.service';
 import { JsonApiModule } from '../http/json-api/json-api.module';
 import { AccountModule } from '../modules/account/account.module';
+import { BillingModule } from '../modules/billing/billing.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CheckoutModule } from '../modules/checkout/checkout.module';
 import { CustomerModule } from '../modules/customer/customer.module';
@@ -32,6 +33,7 @@ const DOMAIN_MODULES = [
   OrderModule,
   DiscountModule,
   CheckoutModule,
+  BillingModule,
   LicensingModule,
 ];
 

@@ -119,6 +119,7 @@ const environmentSchema = z.object({
   LICENSE_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   API_KEY_CACHE_TTL_MS: nonNegativeInt.default(5000),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(25000),
+  BILLING_SWEEP_INTERVAL_MS: positiveInt.default(60000),
   TAX_RATES: taxRates.default({}),
   TAX_INCLUSIVE: booleanFlag.default(false),
   CURRENCY_RATES: currencyRates.default({}),
@@ -168,6 +169,10 @@ export interface AppConfig {
   };
   apiKeyCacheTtlMs: number;
   shutdownTimeoutMs: number;
+  billing: {
+    /** How often the worker's renewal sweep runs. */
+    sweepIntervalMs: number;
+  };
   money: {
     /** Sales tax by billing country (percent); a country not listed pays none. */
     taxRates: Record<string, { name: string; rate: number }>;
@@ -272,6 +277,7 @@ export function loadConfig(
     },
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    billing: { sweepIntervalMs: e.BILLING_SWEEP_INTERVAL_MS },
     money: {
       taxRates: e.TAX_RATES,
       taxInclusive: e.TAX_INCLUSIVE,

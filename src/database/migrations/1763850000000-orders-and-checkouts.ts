@@ -132,7 +132,8 @@ export class OrdersAndCheckouts1763850000000 implements MigrationInterface {
         store_id integer NOT NULL REFERENCES stores (id) ON DELETE CASCADE,
         test_mode boolean NOT NULL,
         name text NOT NULL,
-        code text NOT NULL CHECK (code ~ '^[A-Z0-9]{3,256}$'),
+        code text NOT NULL
+          CHECK (code ~ '^[A-Z0-9]+$' AND length(code) BETWEEN 3 AND 256),
         amount integer NOT NULL CHECK (amount >= 0),
         amount_type text NOT NULL CHECK (amount_type IN ('percent', 'fixed')),
         is_limited_to_products boolean NOT NULL DEFAULT false,

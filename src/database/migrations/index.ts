@@ -5,6 +5,7 @@ import { Customers1763810000000 } from './1763810000000-customers';
 import { OrdersAndCheckouts1763850000000 } from './1763850000000-orders-and-checkouts';
 import { Webhooks1763900000000 } from './1763900000000-webhooks';
 import { Licensing1763950000000 } from './1763950000000-licensing';
+import { Billing1763960000000 } from './1763960000000-billing';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   OrdersAndCheckouts1763850000000,
   Webhooks1763900000000,
   Licensing1763950000000,
+  Billing1763960000000,
 ];

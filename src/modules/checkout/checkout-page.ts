@@ -16,7 +16,8 @@ export function escape(value: string | number): string {
 /** Product descriptions are HTML; the page shows their text only. */
 export function plainText(html: string): string {
   return html
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<\/?(?:p|div|br|li|ul|ol|h[1-6]|blockquote|tr)\b[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
     .replace(/&nbsp;/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')

@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Price } from '../catalog/price.entity';
-import { Product } from '../catalog/product.entity';
-import { Variant } from '../catalog/variant.entity';
+import { CatalogModule } from '../catalog/catalog.module';
 import { CustomerModule } from '../customer/customer.module';
 import { DiscountModule } from '../discount/discount.module';
 import { PaymentModule } from '../payment/payment.module';
@@ -23,7 +21,8 @@ import { PurchaseService } from './purchase.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Checkout, Variant, Product, Price, Store]),
+    TypeOrmModule.forFeature([Checkout, Store]),
+    CatalogModule,
     CustomerModule,
     DiscountModule,
     PaymentModule,

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
+import { CatalogService, PurchasableVariant } from '../catalog/catalog.service';
 import { Price } from '../catalog/price.entity';
 import { Product } from '../catalog/product.entity';
 import { Variant } from '../catalog/variant.entity';
@@ -17,16 +18,16 @@ const SORTS: Record<string, string> = {
   updated_at: 'checkout.updated_at',
 };
 
-/** A variant with everything a checkout shows and a purchase needs. */
+/** A purchasable variant with everything a checkout shows and a purchase needs. */
 export interface PurchaseTarget {
   store: Store;
   product: Product;
   variant: Variant;
-  /** The variant's current price; null until one is set. */
-  price: Price | null;
-  /** All variants of the product, in display order. */
-  siblings: Variant[];
-  /** Current prices of the siblings, by variant id. */
+  /** The variant's current price. */
+  price: Price;
+  /** The variants a buyer may choose from, in display order. */
+  choices: Variant[];
+  /** Current prices of the choices, by variant id. */
   prices: Map<number, Price>;
 }
 
@@ -36,10 +37,8 @@ export class CheckoutRepository {
   constructor(
     @InjectRepository(Checkout)
     private readonly checkouts: Repository<Checkout>,
-    @InjectRepository(Variant) private readonly variants: Repository<Variant>,
-    @InjectRepository(Product) private readonly products: Repository<Product>,
-    @InjectRepository(Price) private readonly prices: Repository<Price>,
     @InjectRepository(Store) private readonly stores: Repository<Store>,
+    private readonly catalog: CatalogService,
   ) {}
 
   save(checkout: Checkout): Promise<Checkout> {
@@ -117,60 +116,61 @@ export class CheckoutRepository {
     return this.stores.existsBy({ id: storeId, userId: principal.userId });
   }
 
-  /** A variant the caller may sell: in one of its stores and in its mode. */
-  async visibleVariant(
-    principal: Principal,
-    id: number,
-  ): Promise<Variant | null> {
-    return this.variants
-      .createQueryBuilder('variant')
-      .where('variant.id = :id', { id })
-      .andWhere(`variant.store_id IN (${OWNED_STORES})`, {
-        userId: principal.userId,
-      })
-      .andWhere('variant.test_mode = :testMode', {
-        testMode: principal.testMode,
-      })
-      .getOne();
+  /** A variant of the caller's stores in its mode, purchasable or not. */
+  visibleVariant(principal: Principal, id: number): Promise<Variant | null> {
+    return this.catalog.findVariant(
+      { testMode: principal.testMode, userId: principal.userId },
+      id,
+    );
   }
 
-  variantByUuid(uuid: string): Promise<Variant | null> {
-    return this.variants.findOneBy({ uuid });
+  /** The purchasable variant of a checkout, in the checkout's store and mode. */
+  async targetOf(
+    storeId: number,
+    testMode: boolean,
+    variantId: number,
+  ): Promise<PurchaseTarget | null> {
+    return this.target(
+      await this.catalog.findPurchasableVariant(
+        { testMode, storeId },
+        variantId,
+      ),
+    );
   }
 
-  variantById(id: number): Promise<Variant | null> {
-    return this.variants.findOneBy({ id });
+  /** The purchasable variant behind a buy_now_url. */
+  async targetByUuid(uuid: string): Promise<PurchaseTarget | null> {
+    return this.target(await this.catalog.findPurchasableVariantByUuid(uuid));
   }
 
-  /** The variant's store, product, sibling variants and current prices. */
-  async target(variant: Variant): Promise<PurchaseTarget | null> {
-    const [store, product, siblings] = await Promise.all([
+  private async target(
+    purchasable: PurchasableVariant | null,
+  ): Promise<PurchaseTarget | null> {
+    if (!purchasable) return null;
+    const { variant, product, price, choices } = purchasable;
+    const scope = { testMode: variant.testMode, storeId: variant.storeId };
+    const [store, others] = await Promise.all([
       this.stores.findOneBy({ id: variant.storeId }),
-      this.products.findOneBy({ id: variant.productId }),
-      this.variants.find({
-        where: { productId: variant.productId },
-        order: { sort: 'ASC', id: 'ASC' },
-      }),
+      Promise.all(
+        choices
+          .filter((choice) => choice.id !== variant.id)
+          .map((choice) =>
+            this.catalog.findPurchasableVariant(scope, choice.id),
+          ),
+      ),
     ]);
-    if (!store || !product) return null;
-    const priceIds = siblings
-      .map((v) => v.currentPriceId)
-      .filter((id) => id !== null);
-    const prices =
-      priceIds.length === 0
-        ? []
-        : await this.prices
-            .createQueryBuilder('price')
-            .where('price.id IN (:...priceIds)', { priceIds })
-            .getMany();
-    const byVariant = new Map(prices.map((p) => [p.variantId, p]));
+    if (!store) return null;
+    const prices = new Map<number, Price>([[variant.id, price]]);
+    for (const other of others) {
+      if (other) prices.set(other.variant.id, other.price);
+    }
     return {
       store,
       product,
       variant,
-      price: byVariant.get(variant.id) ?? null,
-      siblings,
-      prices: byVariant,
+      price,
+      choices: choices.filter((choice) => prices.has(choice.id)),
+      prices,
     };
   }
 }

@@ -81,14 +81,23 @@ export class CheckoutService {
     const product = productOptions(input.product_options);
     const options = checkoutOptions(input.checkout_options);
     const data = checkoutData(input.checkout_data);
-    const target = await this.checkouts.target(variant);
-    if (!target) throw AppError.relatedNotFound('variant');
-    const siblingIds = new Set(target.siblings.map((v) => v.id));
+    const target = await this.checkouts.targetOf(
+      storeId,
+      principal.testMode,
+      variant.id,
+    );
+    if (!target)
+      throw AppError.unprocessable({
+        detail:
+          'The variant cannot be sold yet: its product must be published and the variant published and priced.',
+        source: { pointer: '/data/relationships/variant' },
+      });
+    const choiceIds = new Set(target.choices.map((v) => v.id));
     product.enabled_variants.forEach((id, i) => {
-      if (!siblingIds.has(id))
+      if (!choiceIds.has(id))
         throw AppError.attribute(
           `product_options/enabled_variants/${i}`,
-          `Variant ${id} is not a variant of this product.`,
+          `Variant ${id} is not a purchasable variant of this product.`,
         );
     });
     if (
@@ -100,17 +109,12 @@ export class CheckoutService {
         'enabled_variants must include the checkout’s variant.',
       );
     data.variant_quantities.forEach((entry, i) => {
-      if (!siblingIds.has(entry.variant_id))
+      if (!choiceIds.has(entry.variant_id))
         throw AppError.attribute(
           `checkout_data/variant_quantities/${i}/variant_id`,
           `Variant ${entry.variant_id} is not a variant of this product.`,
         );
     });
-    if (!target.price)
-      throw AppError.unprocessable({
-        detail: 'The variant has no price yet; add one before selling it.',
-        source: { pointer: '/data/relationships/variant' },
-      });
 
     const now = this.clock.now();
     const checkout = this.checkouts.create({
@@ -130,7 +134,7 @@ export class CheckoutService {
       ? await this.preview(this.offer(checkout, target), now)
       : false;
     await this.checkouts.save(checkout);
-    return { ...checkout, preview };
+    return Object.assign(checkout, { preview });
   }
 
   /** What the prefilled checkout would cost; an unusable prefilled code is left out. */
@@ -165,10 +169,8 @@ export class CheckoutService {
 
   private offer(checkout: Checkout | null, target: PurchaseTarget): Offer {
     const enabled = checkout?.productOptions.enabled_variants ?? [];
-    const variants = target.siblings.filter((v: Variant) =>
-      enabled.length > 0
-        ? enabled.includes(v.id)
-        : v.status !== 'draft' || v.id === target.variant.id,
+    const variants = target.choices.filter(
+      (v: Variant) => enabled.length === 0 || enabled.includes(v.id),
     );
     return {
       checkout,
@@ -184,19 +186,21 @@ export class CheckoutService {
     if (!checkout) throw AppError.notFound('This checkout does not exist.');
     if (checkout.expiresAt && checkout.expiresAt <= this.clock.now())
       throw AppError.forbidden('This checkout has expired.');
-    const variant = await this.checkouts.variantById(checkout.variantId);
-    const target = variant && (await this.checkouts.target(variant));
-    if (!target) throw AppError.notFound('This checkout does not exist.');
+    const target = await this.checkouts.targetOf(
+      checkout.storeId,
+      checkout.testMode,
+      checkout.variantId,
+    );
+    if (!target) throw AppError.notFound('This product is no longer for sale.');
     return this.offer(checkout, target);
   }
 
   /** The offer at a variant's buy_now_url. */
   async offerForVariant(uuid: string): Promise<Offer> {
-    const variant = UUID.test(uuid)
-      ? await this.checkouts.variantByUuid(uuid)
+    const target = UUID.test(uuid)
+      ? await this.checkouts.targetByUuid(uuid)
       : null;
-    const target = variant && (await this.checkouts.target(variant));
-    if (!target) throw AppError.notFound('This product does not exist.');
+    if (!target) throw AppError.notFound('This product is not for sale.');
     return this.offer(null, target);
   }
 
@@ -206,7 +210,9 @@ export class CheckoutService {
   ): Promise<CheckoutView | null> {
     if (!UUID.test(id)) return null;
     const [checkout] = await this.checkouts.findVisible(principal, [id]);
-    return checkout ? { ...checkout, preview: false } : null;
+    return checkout
+      ? Object.assign(checkout, { preview: false as const })
+      : null;
   }
 
   async findMany(principal: Principal, ids: string[]): Promise<CheckoutView[]> {
@@ -214,7 +220,7 @@ export class CheckoutService {
       principal,
       ids.filter((id) => UUID.test(id)),
     );
-    return checkouts.map((c) => ({ ...c, preview: false }));
+    return checkouts.map((c) => Object.assign(c, { preview: false as const }));
   }
 
   async findPage(
@@ -223,7 +229,9 @@ export class CheckoutService {
   ): Promise<Page<CheckoutView>> {
     const page = await this.checkouts.findPage(principal, query);
     return {
-      records: page.records.map((c) => ({ ...c, preview: false })),
+      records: page.records.map((c) =>
+        Object.assign(c, { preview: false as const }),
+      ),
       total: page.total,
     };
   }
@@ -234,6 +242,6 @@ export class CheckoutService {
     values: FilterValue[],
   ): Promise<CheckoutView[]> {
     const checkouts = await this.checkouts.findBy(principal, filter, values);
-    return checkouts.map((c) => ({ ...c, preview: false }));
+    return checkouts.map((c) => Object.assign(c, { preview: false as const }));
   }
 }

@@ -117,7 +117,7 @@ export class PurchaseService {
     const price = offer.target.prices.get(variant.id);
     if (!price)
       throw AppError.unprocessable(
-        invalid('/variant_id', 'This product has no price yet.'),
+        invalid('/variant_id', 'This variant is not for sale.'),
       );
     const quantity = this.quantity(offer, variant, input.quantity);
     const store = offer.target.store;

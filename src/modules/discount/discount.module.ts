@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '../catalog/catalog.module';
 import { DiscountRedemptionController } from './discount-redemption.controller';
 import { DiscountRedemption } from './discount-redemption.entity';
 import { DiscountRedemptionSerializer } from './discount-redemption.serializer';
@@ -11,7 +12,10 @@ import { DiscountService } from './discount.service';
 
 /** Discounts and their redemptions; the checkout applies and redeems them. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Discount, DiscountRedemption])],
+  imports: [
+    TypeOrmModule.forFeature([Discount, DiscountRedemption]),
+    CatalogModule,
+  ],
   controllers: [DiscountController, DiscountRedemptionController],
   providers: [
     DiscountRepository,

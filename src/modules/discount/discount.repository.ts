@@ -105,20 +105,6 @@ export class DiscountRepository {
     return this.withVariants(records);
   }
 
-  /** Which of these variants belong to the store in this mode. */
-  async variantsInStore(
-    storeId: number,
-    testMode: boolean,
-    variantIds: number[],
-  ): Promise<number[]> {
-    if (variantIds.length === 0) return [];
-    const rows: { id: number }[] = await this.discounts.query(
-      `SELECT id FROM variants WHERE store_id = $1 AND test_mode = $2 AND id = ANY($3)`,
-      [storeId, testMode, variantIds],
-    );
-    return rows.map((row) => row.id);
-  }
-
   async storeOwned(principal: Principal, storeId: number): Promise<boolean> {
     const rows: unknown[] = await this.discounts.query(
       `SELECT 1 FROM stores WHERE id = $1 AND user_id = $2`,
@@ -164,7 +150,7 @@ export class DiscountRepository {
         )
         .execute();
     }
-    return { ...discount, variantIds };
+    return Object.assign(discount, { variantIds });
   }
 
   async softDelete(id: number, now: Date): Promise<void> {
@@ -282,11 +268,12 @@ export class DiscountRepository {
             })
             .orderBy('link.variant_id', 'ASC')
             .getRawMany();
-    return discounts.map((discount) => ({
-      ...discount,
-      variantIds: links
-        .filter((link) => link.discount_id === discount.id)
-        .map((link) => link.variant_id),
-    }));
+    return discounts.map((discount) =>
+      Object.assign(discount, {
+        variantIds: links
+          .filter((link) => link.discount_id === discount.id)
+          .map((link) => link.variant_id),
+      }),
+    );
   }
 }

@@ -13,6 +13,7 @@ import {
   discountRefusal,
   normalizeCode,
 } from './discount-rules';
+import { CatalogService } from '../catalog/catalog.service';
 import { DiscountRedemption } from './discount-redemption.entity';
 import { DiscountView } from './discount.entity';
 import { CreateDiscountAttributes } from './discount.dto';
@@ -57,6 +58,7 @@ function timestamp(name: string, value: string | null | undefined) {
 export class DiscountService {
   constructor(
     private readonly discounts: DiscountRepository,
+    private readonly catalog: CatalogService,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -119,13 +121,11 @@ export class DiscountService {
     const variantIds = [
       ...new Set(requested.map((id) => parseIntegerId(id) ?? -1)),
     ];
-    const found = await this.discounts.variantsInStore(
-      storeId,
-      principal.testMode,
-      variantIds.filter((id) => id > 0),
-    );
-    if (found.length !== variantIds.length)
-      throw AppError.relatedNotFound('variants');
+    const scope = { testMode: principal.testMode, storeId };
+    for (const id of variantIds) {
+      if (id < 0 || !(await this.catalog.findVariant(scope, id)))
+        throw AppError.relatedNotFound('variants');
+    }
 
     const now = this.clock.now();
     const duplicate = () =>

@@ -175,10 +175,9 @@ export class OrderRepository {
       .addOrderBy('item.id', 'ASC')
       .getMany();
     const byOrder = new Map(items.map((item) => [item.orderId, item]));
-    return orders.map((order) => ({
-      ...order,
-      firstItem: byOrder.get(order.id) ?? null,
-    }));
+    return orders.map((order) =>
+      Object.assign(order, { firstItem: byOrder.get(order.id) ?? null }),
+    );
   }
 
   itemsOf(manager: EntityManager, orderId: number): Promise<OrderItem[]> {

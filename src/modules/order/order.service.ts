@@ -88,7 +88,10 @@ export class OrderService {
         }),
       );
     }
-    return { order: { ...order, firstItem: saved[0] ?? null }, items: saved };
+    return {
+      order: Object.assign(order, { firstItem: saved[0] ?? null }),
+      items: saved,
+    };
   }
 
   /** Records `order_created` in the purchase transaction. */
@@ -146,7 +149,7 @@ export class OrderService {
       order.updatedAt = now;
       await this.orders.saveOrder(manager, order);
       const [item] = await this.orders.itemsOf(manager, order.id);
-      const view = { ...order, firstItem: item ?? null };
+      const view = Object.assign(order, { firstItem: item ?? null });
       await this.outbox.record(manager, {
         name: 'order_refunded',
         storeId: order.storeId,

@@ -26,11 +26,11 @@ function luhnValid(digits: string): boolean {
 }
 
 function brandOf(digits: string): string | null {
-  if (/^4/.test(digits)) return 'visa';
+  if (digits.startsWith('4')) return 'visa';
   if (/^(5[1-5]|2[2-7])/.test(digits)) return 'mastercard';
   if (/^3[47]/.test(digits)) return 'amex';
   if (/^6(011|5)/.test(digits)) return 'discover';
-  if (/^35/.test(digits)) return 'jcb';
+  if (digits.startsWith('35')) return 'jcb';
   return null;
 }
 

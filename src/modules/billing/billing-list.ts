@@ -1,0 +1,74 @@
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+
+export const CREATED_UPDATED_SORTS = ['created_at', 'updated_at'];
+
+/**
+ * Limits a query to the caller's stores and mode: anything else does not
+ * exist for the caller (404, like a missing record).
+ */
+export function scopeTo<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  principal: Principal,
+): SelectQueryBuilder<T> {
+  return builder
+    .where(`${alias}.test_mode = :testMode`, { testMode: principal.testMode })
+    .andWhere(
+      `${alias}.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)`,
+      { userId: principal.userId },
+    );
+}
+
+/** Exact-match filters; `columns` maps filter names to columns (all filters are indexed with test_mode). */
+export function applyFilters<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  filters: Record<string, FilterValue | FilterValue[]>,
+  columns: Record<string, string>,
+): SelectQueryBuilder<T> {
+  for (const [name, value] of Object.entries(filters)) {
+    const column = `${alias}.${columns[name] ?? name}`;
+    const param = `f_${name}`;
+    if (Array.isArray(value)) {
+      builder.andWhere(`${column} IN (:...${param})`, { [param]: value });
+    } else {
+      builder.andWhere(`${column} = :${param}`, { [param]: value });
+    }
+  }
+  return builder;
+}
+
+/** Sorted (id breaks ties in the direction of the last key) and paged. */
+export async function pageOf<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  query: ListQuery,
+): Promise<Page<T>> {
+  for (const key of query.sort) {
+    builder.addOrderBy(
+      `${alias}.${key.field}`,
+      key.descending ? 'DESC' : 'ASC',
+    );
+  }
+  const last = query.sort[query.sort.length - 1];
+  builder
+    .addOrderBy(`${alias}.id`, last?.descending ? 'DESC' : 'ASC')
+    .offset((query.page.number - 1) * query.page.size)
+    .limit(query.page.size);
+  const [records, total] = await builder.getManyAndCount();
+  return { records, total };
+}
+
+/** Newest first, for includes and nested lists loaded in full. */
+export function newestFirst<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+): Promise<T[]> {
+  return builder
+    .orderBy(`${alias}.created_at`, 'DESC')
+    .addOrderBy(`${alias}.id`, 'DESC')
+    .getMany();
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { PaymentGateways } from '../payment/payment-gateways';
+
+export interface BillingCharge {
+  amount: number;
+  currency: string;
+  testMode: boolean;
+  /** The subscription's stored payment method, or a card number typed on the portal page. */
+  source: { paymentMethodId: string | null } | { cardNumber: string };
+  description: string;
+  /** Repeating a charge with the same reference must not charge twice. */
+  reference: string;
+}
+
+export type BillingChargeResult =
+  | {
+      ok: true;
+      paymentId: string;
+      paymentMethod: string;
+      cardBrand: string | null;
+      cardLastFour: string | null;
+    }
+  | { ok: false; reason: string };
+
+/**
+ * Billing's use of the payment gateways: charges of stored payment methods
+ * whose refusals are results (a renewal goes past_due), not exceptions.
+ */
+@Injectable()
+export class BillingPayments {
+  constructor(private readonly gateways: PaymentGateways) {}
+
+  async charge(request: BillingCharge): Promise<BillingChargeResult> {
+    let gateway;
+    try {
+      gateway = this.gateways.forMode(request.testMode);
+    } catch (error) {
+      if (error instanceof AppError)
+        return { ok: false, reason: error.message };
+      throw error;
+    }
+    const source = request.source;
+    if ('paymentMethodId' in source && !source.paymentMethodId) {
+      return { ok: false, reason: 'No payment method is on file.' };
+    }
+    const result = await gateway.charge({
+      reference: request.reference,
+      amount: request.amount,
+      currency: request.currency,
+      source:
+        'cardNumber' in source
+          ? { cardNumber: source.cardNumber }
+          : { paymentMethodId: source.paymentMethodId! },
+      description: request.description,
+    });
+    if (result.status === 'declined')
+      return { ok: false, reason: result.reason };
+    return {
+      ok: true,
+      paymentId: result.paymentId,
+      paymentMethod: result.method.id,
+      cardBrand: result.method.cardBrand,
+      cardLastFour: result.method.cardLastFour,
+    };
+  }
+
+  /** Throws 422 when the gateway is unavailable; a refund is never silently skipped. */
+  async refund(request: {
+    paymentId: string;
+    amount: number;
+    currency: string;
+    testMode: boolean;
+    reference: string;
+  }): Promise<void> {
+    await this.gateways.forMode(request.testMode).refund({
+      paymentId: request.paymentId,
+      amount: request.amount,
+      currency: request.currency,
+      reference: request.reference,
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CheckoutModule } from '../checkout/checkout.module';
+import { CustomerModule } from '../customer/customer.module';
+import { LicenseKeyService } from '../licensing/license-key.service';
+import { LicensingModule } from '../licensing/licensing.module';
+import { PaymentModule } from '../payment/payment.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { BillingPayments } from './billing-payments';
+import { BILLING_RENEWAL_QUEUE } from './renewal.queue';
+import { RenewalService } from './renewal.service';
+import {
+  SUBSCRIPTION_END_FOLLOWER,
+  SubscriptionBilling,
+} from './subscription-billing.service';
+import { SubscriptionInvoiceController } from './subscription-invoice.controller';
+import { SubscriptionInvoice } from './subscription-invoice.entity';
+import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
+import { SubscriptionInvoiceSerializer } from './subscription-invoice.serializer';
+import { SubscriptionInvoiceService } from './subscription-invoice.service';
+import { SubscriptionItemController } from './subscription-item.controller';
+import { SubscriptionItem } from './subscription-item.entity';
+import { SubscriptionItemSerializer } from './subscription-item.serializer';
+import { SubscriptionItemService } from './subscription-item.service';
+import { SubscriptionPortalController } from './subscription-portal.controller';
+import { SubscriptionPortalService } from './subscription-portal.service';
+import { SubscriptionPurchaseExtension } from './subscription-purchase.extension';
+import { SubscriptionController } from './subscription.controller';
+import { SubscriptionCustomerActivity } from './subscription.customer-activity';
+import { Subscription } from './subscription.entity';
+import { SubscriptionRepository } from './subscription.repository';
+import { SubscriptionSerializer } from './subscription.serializer';
+import { SubscriptionService } from './subscription.service';
+import { UsageRecordController } from './usage-record.controller';
+import { UsageRecord } from './usage-record.entity';
+import { UsageRecordRepository } from './usage-record.repository';
+import { UsageRecordSerializer } from './usage-record.serializer';
+import { UsageRecordService } from './usage-record.service';
+
+/** Subscriptions, subscription items, usage records, subscription invoices and renewals. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      Subscription,
+      SubscriptionItem,
+      UsageRecord,
+      SubscriptionInvoice,
+    ]),
+    BullModule.registerQueue({ name: BILLING_RENEWAL_QUEUE }),
+    CheckoutModule,
+    CustomerModule,
+    LicensingModule,
+    PaymentModule,
+    WebhooksModule,
+  ],
+  controllers: [
+    SubscriptionController,
+    SubscriptionItemController,
+    UsageRecordController,
+    SubscriptionInvoiceController,
+    SubscriptionPortalController,
+  ],
+  providers: [
+    SubscriptionRepository,
+    UsageRecordRepository,
+    SubscriptionInvoiceRepository,
+    BillingPayments,
+    SubscriptionBilling,
+    RenewalService,
+    SubscriptionService,
+    SubscriptionItemService,
+    UsageRecordService,
+    SubscriptionInvoiceService,
+    SubscriptionPortalService,
+    SubscriptionSerializer,
+    SubscriptionItemSerializer,
+    UsageRecordSerializer,
+    SubscriptionInvoiceSerializer,
+    SubscriptionPurchaseExtension,
+    SubscriptionCustomerActivity,
+    // License keys of a subscription expire with it.
+    { provide: SUBSCRIPTION_END_FOLLOWER, useExisting: LicenseKeyService },
+  ],
+  exports: [
+    RenewalService,
+    SubscriptionService,
+    SubscriptionInvoiceService,
+    BullModule,
+  ],
+})
+export class BillingModule {}

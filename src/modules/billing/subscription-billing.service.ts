@@ -1,0 +1,408 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+import { Price } from '../catalog/price.entity';
+import { Outbox } from '../webhooks/outbox';
+import { WebhookEventName } from '../webhooks/webhook-events';
+import { AppError } from '../../common/app-error';
+import { percentOf } from '../../common/money';
+import { periodEnd } from './billing-period';
+import { prorationMode } from './proration';
+import { BillingPayments } from './billing-payments';
+import { InvoiceView, SubscriptionView } from './billing-views';
+import { invoiceAmounts } from './invoice-totals';
+import { amountFor, PriceTerms } from './pricing';
+import {
+  BillingReason,
+  SubscriptionInvoice,
+} from './subscription-invoice.entity';
+import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
+
+import { SubscriptionItem } from './subscription-item.entity';
+import { Subscription } from './subscription.entity';
+import { SubscriptionRepository } from './subscription.repository';
+import {
+  SUBSCRIPTION_INVOICE_RENDERER,
+  SUBSCRIPTION_RENDERER,
+} from './billing.renderers';
+import { billableUsage, isUsageAggregation } from './usage-aggregation';
+import { UsageRecordRepository } from './usage-record.repository';
+
+/** License keys follow a subscription's end (the licensing module implements it). */
+export const SUBSCRIPTION_END_FOLLOWER = Symbol('SUBSCRIPTION_END_FOLLOWER');
+
+export interface SubscriptionEndFollower {
+  followSubscription(
+    manager: EntityManager,
+    orderItemId: number,
+    endsAt: Date | null,
+  ): Promise<unknown>;
+}
+
+const PORTAL_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export const priceTerms = (price: Price): PriceTerms => ({
+  scheme: price.scheme,
+  unitPrice: price.unitPrice,
+  unitPriceDecimal: price.unitPriceDecimal,
+  packageSize: price.packageSize,
+  tiers: price.tiers,
+});
+
+/** The purchase's repeating or forever discount, while it lasts. */
+export function renewalDiscount(
+  s: Subscription,
+  subtotal: number,
+  periodStart: Date,
+): number {
+  if (s.discountAmount === null || !s.discountAmountType) return 0;
+  if (s.discountEndsAt && periodStart >= s.discountEndsAt) return 0;
+  return s.discountAmountType === 'percent'
+    ? percentOf(subtotal, s.discountAmount)
+    : Math.min(s.discountAmount, subtotal);
+}
+
+/** When the renewal sweep next has something to do for this subscription. */
+export function nextActionAt(s: Subscription): Date | null {
+  switch (s.status) {
+    case 'on_trial':
+    case 'active':
+    case 'past_due':
+      return s.renewsAt;
+    case 'paused':
+      return s.pauseResumesAt && s.pauseResumesAt < s.renewsAt
+        ? s.pauseResumesAt
+        : s.renewsAt;
+    case 'cancelled':
+      return s.endsAt;
+    case 'unpaid':
+    case 'expired':
+      return null;
+  }
+}
+
+export const periodEndOf = (s: Subscription, start = s.currentPeriodStart) =>
+  periodEnd(
+    start,
+    { unit: s.intervalUnit, quantity: s.intervalQuantity },
+    s.billingAnchor,
+  );
+
+/**
+ * The shared machinery of subscriptions: rendering views, pricing a period,
+ * writing invoices, collecting payment and recording events. Use cases in
+ * the other billing services call it inside their transactions.
+ */
+@Injectable()
+export class SubscriptionBilling {
+  constructor(
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly usage: UsageRecordRepository,
+    private readonly invoices: SubscriptionInvoiceRepository,
+    private readonly outbox: Outbox,
+    private readonly signedUrls: SignedUrls,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly payments: BillingPayments,
+    @Optional()
+    @Inject(SUBSCRIPTION_END_FOLLOWER)
+    private readonly licensing: SubscriptionEndFollower | null,
+  ) {}
+
+  async views(
+    manager: EntityManager | null,
+    subscriptions: Subscription[],
+    now: Date,
+  ): Promise<SubscriptionView[]> {
+    const items = await this.subscriptions.firstItems(
+      manager,
+      subscriptions.map((s) => s.id),
+    );
+    const expiresAt = new Date(now.getTime() + PORTAL_LINK_LIFETIME_MS);
+    const sign = (path: string) =>
+      this.signedUrls.sign(this.config.http.publicBaseUrl, path, {
+        expiresAt,
+      });
+    return subscriptions.map((s) => ({
+      // oxlint-disable-next-line typescript/no-misused-spread
+      ...s,
+      firstItem: items.get(s.id) ?? null,
+      urls: {
+        update_payment_method: sign(
+          `/portal/subscriptions/${s.id}/payment-method`,
+        ),
+        customer_portal: sign(`/portal/customers/${s.customerId}`),
+        customer_portal_update_subscription: sign(
+          `/portal/subscriptions/${s.id}`,
+        ),
+      },
+    }));
+  }
+
+  invoiceView(invoice: SubscriptionInvoice): InvoiceView {
+    return {
+      // oxlint-disable-next-line typescript/no-misused-spread
+      ...invoice,
+      // Signed without expiry (DESIGN section 6); the PDF module serves the path.
+      invoiceUrl:
+        invoice.status === 'pending'
+          ? null
+          : this.signedUrls.sign(
+              this.config.http.publicBaseUrl,
+              `/invoices/subscription-invoices/${invoice.id}`,
+            ),
+    };
+  }
+
+  /** Quantity-priced items cost their amount for the period ahead. */
+  async advanceAmount(
+    manager: EntityManager,
+    items: SubscriptionItem[],
+  ): Promise<number> {
+    const prices = await this.pricesOf(manager, items);
+    return items
+      .filter((item) => !item.isUsageBased)
+      .reduce(
+        (sum, item) =>
+          sum + amountFor(priceTerms(prices.get(item.priceId)!), item.quantity),
+        0,
+      );
+  }
+
+  /** Metered items cost the usage of the period that ended (billed in arrears). */
+  async usageAmount(
+    manager: EntityManager,
+    items: SubscriptionItem[],
+    periodStart: Date,
+  ): Promise<number> {
+    const prices = await this.pricesOf(manager, items);
+    let sum = 0;
+    for (const item of items.filter((i) => i.isUsageBased)) {
+      sum += amountFor(
+        priceTerms(prices.get(item.priceId)!),
+        await this.usageQuantity(
+          manager,
+          item,
+          prices.get(item.priceId)!,
+          periodStart,
+        ),
+      );
+    }
+    return sum;
+  }
+
+  async usageQuantity(
+    manager: EntityManager | null,
+    item: SubscriptionItem,
+    price: Price,
+    periodStart: Date,
+  ): Promise<number> {
+    const aggregation = isUsageAggregation(price.usageAggregation)
+      ? price.usageAggregation
+      : 'sum';
+    const period = await this.usage.periodUsage(manager, item.id, periodStart);
+    const previous =
+      aggregation === 'last_ever' && !period
+        ? await this.usage.previousTotal(manager, item.id, periodStart)
+        : null;
+    return billableUsage(aggregation, period, previous);
+  }
+
+  private async pricesOf(manager: EntityManager, items: SubscriptionItem[]) {
+    const prices = await this.subscriptions.prices(manager, [
+      ...new Set(items.map((i) => i.priceId)),
+    ]);
+    return new Map(prices.map((p) => [p.id, p]));
+  }
+
+  /** A new invoice in `pending`, totals computed from the subscription's frozen tax terms. */
+  createInvoice(
+    manager: EntityManager,
+    s: Subscription,
+    input: {
+      reason: BillingReason;
+      subtotal: number;
+      discountTotal?: number;
+      periodStart: Date;
+      periodEnd: Date;
+      now: Date;
+    },
+  ): Promise<SubscriptionInvoice> {
+    const usdRate = this.config.money.currencyRates[s.currency] ?? 1;
+    const amounts = invoiceAmounts({
+      subtotal: input.subtotal,
+      discountTotal: input.discountTotal ?? 0,
+      taxRatePercent: Number(s.taxRate),
+      taxInclusive: s.taxInclusive,
+      currency: s.currency,
+      usdRate,
+    });
+    return this.invoices.insert(manager, {
+      storeId: s.storeId,
+      testMode: s.testMode,
+      subscriptionId: s.id,
+      customerId: s.customerId,
+      userName: s.userName,
+      userEmail: s.userEmail,
+      billingReason: input.reason,
+      cardBrand: s.cardBrand,
+      cardLastFour: s.cardLastFour,
+      currency: s.currency,
+      currencyRate: String(usdRate),
+      status: 'pending',
+      refundedAt: null,
+      ...amounts,
+      taxInclusive: s.taxInclusive,
+      refundedAmount: 0,
+      refundedAmountUsd: 0,
+      periodStart: input.periodStart,
+      periodEnd: input.periodEnd,
+      paymentReference: null,
+      failureReason: null,
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
+  }
+
+  /**
+   * Charges a pending invoice to the subscription's payment method. A zero
+   * total is paid without a charge. Records `subscription_payment_success`
+   * (plus `_recovered` when it settles a failed renewal) or `_failed`.
+   */
+  async collect(
+    manager: EntityManager,
+    s: Subscription,
+    invoice: SubscriptionInvoice,
+    now: Date,
+    options: {
+      recovering?: boolean;
+      attempt?: number | string;
+      /** A new card from the portal page instead of the stored method. */
+      cardNumber?: string;
+    } = {},
+  ): Promise<boolean> {
+    if (invoice.total > 0) {
+      const result = await this.payments.charge({
+        amount: invoice.total,
+        currency: invoice.currency,
+        testMode: invoice.testMode,
+        source: options.cardNumber
+          ? { cardNumber: options.cardNumber }
+          : { paymentMethodId: s.paymentMethod },
+        description: `${s.productName} (${s.variantName})`,
+        reference: `subscription-invoice-${invoice.id}-${options.attempt ?? 0}`,
+      });
+      if (!result.ok) {
+        invoice.failureReason = result.reason;
+        invoice.updatedAt = now;
+        await this.invoices.save(manager, invoice);
+        await this.emitInvoice(
+          manager,
+          'subscription_payment_failed',
+          invoice,
+          s,
+        );
+        return false;
+      }
+      invoice.paymentReference = result.paymentId;
+      s.paymentMethod = result.paymentMethod;
+      invoice.cardBrand = s.cardBrand = result.cardBrand;
+      invoice.cardLastFour = s.cardLastFour = result.cardLastFour;
+    }
+    invoice.status = 'paid';
+    invoice.failureReason = null;
+    invoice.updatedAt = now;
+    await this.invoices.save(manager, invoice);
+    await this.emitInvoice(manager, 'subscription_payment_success', invoice, s);
+    if (options.recovering) {
+      await this.emitInvoice(
+        manager,
+        'subscription_payment_recovered',
+        invoice,
+        s,
+      );
+    }
+    return true;
+  }
+
+  /**
+   * Spec 4.7 rules 2–3 for a prorated amount: nothing (disable_prorations),
+   * an `updated` invoice charged now (invoice_immediately; a decline rolls
+   * the change back with 422), or a balance settled by the next renewal. A
+   * credit is never paid out: it waits for the next renewal invoice.
+   */
+  async settleProration(
+    manager: EntityManager,
+    s: Subscription,
+    net: number,
+    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    now: Date,
+  ): Promise<void> {
+    const mode = prorationMode(flags);
+    if (mode === 'none' || net === 0) return;
+    if (mode === 'next_renewal' || net < 0) {
+      s.pendingProration += net;
+      return;
+    }
+    const invoice = await this.createInvoice(manager, s, {
+      reason: 'updated',
+      subtotal: net,
+      periodStart: now,
+      periodEnd: s.renewsAt,
+      now,
+    });
+    if (!(await this.collect(manager, s, invoice, now))) {
+      throw AppError.unprocessable(
+        `The payment was declined (${invoice.failureReason}); nothing was changed.`,
+      );
+    }
+  }
+
+  /** The subscription's end moved: its license keys follow it. */
+  async endChanged(manager: EntityManager, s: Subscription): Promise<void> {
+    await this.licensing?.followSubscription(manager, s.orderItemId, s.endsAt);
+  }
+
+  /** Keeps `next_action_at` in step and saves. */
+  async save(manager: EntityManager, s: Subscription, now: Date) {
+    s.nextActionAt = nextActionAt(s);
+    s.updatedAt = now;
+    return this.subscriptions.save(manager, s);
+  }
+
+  async emit(
+    manager: EntityManager,
+    names: WebhookEventName[],
+    s: Subscription,
+    now: Date,
+  ) {
+    const [view] = await this.views(manager, [s], now);
+    for (const name of names) {
+      await this.outbox.record(manager, {
+        name,
+        storeId: s.storeId,
+        testMode: s.testMode,
+        resource: SUBSCRIPTION_RENDERER,
+        record: view,
+        customData: s.customData,
+      });
+    }
+  }
+
+  async emitInvoice(
+    manager: EntityManager,
+    name: WebhookEventName,
+    invoice: SubscriptionInvoice,
+    s: Subscription,
+  ) {
+    await this.outbox.record(manager, {
+      name,
+      storeId: invoice.storeId,
+      testMode: invoice.testMode,
+      resource: SUBSCRIPTION_INVOICE_RENDERER,
+      record: this.invoiceView(invoice),
+      customData: s.customData,
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+export type BillingReason = 'initial' | 'renewal' | 'updated';
+export type InvoiceStatus =
+  'pending' | 'paid' | 'void' | 'refunded' | 'partial_refund';
+
+@Entity('subscription_invoices')
+export class SubscriptionInvoice {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'store_id' })
+  storeId: number;
+
+  @Column({ name: 'test_mode' })
+  testMode: boolean;
+
+  @Column({ name: 'subscription_id' })
+  subscriptionId: number;
+
+  @Column({ name: 'customer_id' })
+  customerId: number;
+
+  @Column({ name: 'user_name' })
+  userName: string;
+
+  @Column({ name: 'user_email' })
+  userEmail: string;
+
+  @Column({ name: 'billing_reason', type: 'text' })
+  billingReason: BillingReason;
+
+  @Column({ name: 'card_brand', type: 'text', nullable: true })
+  cardBrand: string | null;
+
+  @Column({ name: 'card_last_four', type: 'text', nullable: true })
+  cardLastFour: string | null;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  /** Numeric text, frozen at invoicing (USD per unit of `currency`). */
+  @Column({ name: 'currency_rate', type: 'numeric' })
+  currencyRate: string;
+
+  @Column({ type: 'text' })
+  status: InvoiceStatus;
+
+  @Column({ name: 'refunded_at', type: 'timestamptz', nullable: true })
+  refundedAt: Date | null;
+
+  @Column({ type: 'integer' })
+  subtotal: number;
+
+  @Column({ name: 'discount_total', type: 'integer' })
+  discountTotal: number;
+
+  @Column({ type: 'integer' })
+  tax: number;
+
+  @Column({ name: 'tax_inclusive' })
+  taxInclusive: boolean;
+
+  @Column({ type: 'integer' })
+  total: number;
+
+  @Column({ name: 'refunded_amount', type: 'integer' })
+  refundedAmount: number;
+
+  @Column({ name: 'subtotal_usd', type: 'integer' })
+  subtotalUsd: number;
+
+  @Column({ name: 'discount_total_usd', type: 'integer' })
+  discountTotalUsd: number;
+
+  @Column({ name: 'tax_usd', type: 'integer' })
+  taxUsd: number;
+
+  @Column({ name: 'total_usd', type: 'integer' })
+  totalUsd: number;
+
+  @Column({ name: 'refunded_amount_usd', type: 'integer' })
+  refundedAmountUsd: number;
+
+  @Column({ name: 'period_start', type: 'timestamptz' })
+  periodStart: Date;
+
+  @Column({ name: 'period_end', type: 'timestamptz' })
+  periodEnd: Date;
+
+  /** The gateway's charge reference; never rendered. */
+  @Column({ name: 'payment_reference', type: 'text', nullable: true })
+  paymentReference: string | null;
+
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { toUsdCents } from '../../common/money';
+import { Transactions } from '../../database/transactions';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { BillingPayments } from './billing-payments';
+import { InvoiceView } from './billing-views';
+import { SubscriptionBilling } from './subscription-billing.service';
+import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
+import { SubscriptionRepository } from './subscription.repository';
+
+/** Subscription invoices: reads and refunds. */
+@Injectable()
+export class SubscriptionInvoiceService {
+  constructor(
+    private readonly invoices: SubscriptionInvoiceRepository,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly billing: SubscriptionBilling,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+    private readonly payments: BillingPayments,
+  ) {}
+
+  async findMany(principal: Principal, ids: number[]): Promise<InvoiceView[]> {
+    return (await this.invoices.findVisible(principal, ids)).map((i) =>
+      this.billing.invoiceView(i),
+    );
+  }
+
+  async findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<InvoiceView>> {
+    const page = await this.invoices.findPage(principal, query);
+    return {
+      records: page.records.map((i) => this.billing.invoiceView(i)),
+      total: page.total,
+    };
+  }
+
+  async findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<InvoiceView[]> {
+    return (await this.invoices.findByFilter(principal, filter, values)).map(
+      (i) => this.billing.invoiceView(i),
+    );
+  }
+
+  /**
+   * POST refund: `amount` cents of what is left (all of it when omitted),
+   * through the gateway, then `subscription_payment_refunded`.
+   */
+  refund(
+    principal: Principal,
+    id: number,
+    amount: number | undefined,
+  ): Promise<InvoiceView> {
+    return this.transactions.run(async (manager) => {
+      const invoice = await this.invoices.lockVisible(manager, principal, id);
+      if (!invoice) throw AppError.notFound();
+      if (invoice.status !== 'paid' && invoice.status !== 'partial_refund') {
+        throw AppError.unprocessable(
+          `A ${invoice.status} invoice cannot be refunded.`,
+        );
+      }
+      const left = invoice.total - invoice.refundedAmount;
+      const refund = amount ?? left;
+      if (left <= 0 || !invoice.paymentReference) {
+        throw AppError.unprocessable('Nothing was paid on this invoice.');
+      }
+      if (refund > left) {
+        throw AppError.attribute(
+          'amount',
+          `The amount may be at most ${left}, what is left to refund.`,
+        );
+      }
+      await this.payments.refund({
+        paymentId: invoice.paymentReference,
+        amount: refund,
+        currency: invoice.currency,
+        testMode: invoice.testMode,
+        reference: `subscription-invoice-${invoice.id}-refund-${invoice.refundedAmount + refund}`,
+      });
+      const now = this.clock.now();
+      invoice.refundedAmount += refund;
+      invoice.refundedAmountUsd = toUsdCents(
+        invoice.refundedAmount,
+        invoice.currency,
+        Number(invoice.currencyRate),
+      );
+      invoice.status =
+        invoice.refundedAmount === invoice.total
+          ? 'refunded'
+          : 'partial_refund';
+      invoice.refundedAt = now;
+      invoice.updatedAt = now;
+      await this.invoices.save(manager, invoice);
+      const s = await this.subscriptions.lock(manager, invoice.subscriptionId);
+      await this.billing.emitInvoice(
+        manager,
+        'subscription_payment_refunded',
+        invoice,
+        s!,
+      );
+      return this.billing.invoiceView(invoice);
+    });
+  }
+}

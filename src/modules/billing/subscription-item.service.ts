@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { formatTimestamp } from '../../common/timestamps';
+import { Transactions } from '../../database/transactions';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { CurrentUsage } from './billing-views';
+import { SubscriptionItemUpdateAttributes } from './billing.dto';
+import { amountFor } from './pricing';
+import { prorate, prorationMode } from './proration';
+import {
+  periodEndOf,
+  priceTerms,
+  SubscriptionBilling,
+} from './subscription-billing.service';
+import { SubscriptionItem } from './subscription-item.entity';
+import { Subscription } from './subscription.entity';
+import { SubscriptionRepository } from './subscription.repository';
+
+/** The end of the period usage is being reported for. */
+export const openPeriodEnd = (s: Subscription) =>
+  s.status === 'on_trial' ? s.renewsAt : periodEndOf(s);
+
+/** Subscription items: reads, quantity changes with proration, current usage. */
+@Injectable()
+export class SubscriptionItemService {
+  constructor(
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly billing: SubscriptionBilling,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
+
+  findMany(principal: Principal, ids: number[]) {
+    return this.subscriptions.findVisibleItems(principal, ids);
+  }
+
+  findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<SubscriptionItem>> {
+    return this.subscriptions.findItemPage(principal, query);
+  }
+
+  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
+    return this.subscriptions.findItemsByFilter(principal, filter, values);
+  }
+
+  /**
+   * PATCH quantity (spec 4.7): 422 for usage-based items; prorated by the
+   * flags, like a plan change. Sends `subscription_updated`.
+   */
+  updateQuantity(
+    principal: Principal,
+    id: number,
+    input: SubscriptionItemUpdateAttributes,
+  ): Promise<SubscriptionItem> {
+    return this.transactions.run(async (manager) => {
+      const now = this.clock.now();
+      const [visible] = await this.subscriptions.findVisibleItems(
+        principal,
+        [id],
+        manager,
+      );
+      if (!visible) throw AppError.notFound();
+      const s = await this.subscriptions.lock(manager, visible.subscriptionId);
+      const item = await this.subscriptions.findItem(manager, id);
+      if (!s || !item) throw AppError.notFound();
+      if (item.isUsageBased) {
+        throw AppError.unprocessable({
+          detail:
+            'The quantity of a usage-based subscription item is reported through usage records.',
+          source: { pointer: '/data/attributes/quantity' },
+        });
+      }
+      if (s.status === 'cancelled' || s.status === 'expired') {
+        throw AppError.unprocessable(
+          `The items of a ${s.status} subscription cannot be changed.`,
+        );
+      }
+      if (input.quantity === item.quantity) return item;
+      const price = await this.subscriptions.price(manager, item.priceId);
+      const terms = priceTerms(price!);
+      const oldAmount = amountFor(terms, item.quantity);
+      const newAmount = amountFor(terms, input.quantity);
+      item.quantity = input.quantity;
+      item.updatedAt = now;
+      await this.subscriptions.saveItem(manager, item);
+      const flags = {
+        invoiceImmediately: input.invoice_immediately,
+        disableProrations: input.disable_prorations,
+      };
+      // Only a running paid period has anything to prorate.
+      if (s.status === 'active' && prorationMode(flags) !== 'none') {
+        const { net } = prorate({
+          periodStart: s.currentPeriodStart,
+          periodEnd: s.renewsAt,
+          now,
+          oldAmount,
+          newAmount,
+        });
+        await this.billing.settleProration(manager, s, net, flags, now);
+      }
+      await this.billing.save(manager, s, now);
+      await this.billing.emit(manager, ['subscription_updated'], s, now);
+      return item;
+    });
+  }
+
+  /** GET current-usage (spec 2.9): 404 unless the item is usage-based. */
+  async currentUsage(principal: Principal, id: number): Promise<CurrentUsage> {
+    const [item] = await this.subscriptions.findVisibleItems(principal, [id]);
+    if (!item || !item.isUsageBased) throw AppError.notFound();
+    const [s] = await this.subscriptions.findVisible(principal, [
+      item.subscriptionId,
+    ]);
+    const price = await this.subscriptions.price(null, item.priceId);
+    if (!s || !price) throw AppError.notFound();
+    return {
+      period_start: formatTimestamp(s.currentPeriodStart),
+      period_end: formatTimestamp(openPeriodEnd(s)),
+      quantity: await this.billing.usageQuantity(
+        null,
+        item,
+        price,
+        s.currentPeriodStart,
+      ),
+      interval_unit: s.intervalUnit,
+      interval_quantity: s.intervalQuantity,
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import { Body, Controller, Get, Param, Post, UseGuards } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Public } from '../../http/auth/public.decorator';
+import { escapeHtml, htmlPage } from '../../http/html/html';
+import { HtmlPage } from '../../http/html/html-page.decorator';
+import { parseIntegerId } from '../../http/json-api/resource';
+import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
+import { SubscriptionView } from './billing-views';
+import { STATUS_FORMATTED } from './subscription.state';
+import { SubscriptionPortalService } from './subscription-portal.service';
+
+const DATE = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'medium',
+  timeZone: 'UTC',
+});
+
+function render(s: SubscriptionView, notice: string | null): string {
+  const card = s.cardLastFour
+    ? `${s.cardBrand ?? 'card'} ending in ${s.cardLastFour}`
+    : 'none on file';
+  const next =
+    s.status === 'cancelled' || s.status === 'expired'
+      ? `Ends ${DATE.format(s.endsAt ?? s.renewsAt)}`
+      : `Renews ${DATE.format(s.renewsAt)}`;
+  return htmlPage(
+    `${s.productName} subscription`,
+    `<h1>${escapeHtml(s.productName)} — ${escapeHtml(s.variantName)}</h1>
+<p class="sub">${escapeHtml(STATUS_FORMATTED[s.status])} · ${escapeHtml(next)} · Card: ${escapeHtml(card)}</p>
+${notice ? `<p class="empty">${escapeHtml(notice)}</p>` : ''}
+<h2>Update payment method</h2>
+<form method="post" action="${escapeHtml(s.urls.update_payment_method)}">
+<label>Card number <input name="card_number" inputmode="numeric" autocomplete="cc-number" required></label>
+<button type="submit">Save card</button>
+</form>`,
+  );
+}
+
+/**
+ * The pages behind a subscription's `urls.update_payment_method` and
+ * `urls.customer_portal_update_subscription` (signed, 24 hours).
+ */
+@Controller('portal/subscriptions')
+@Public()
+@UseGuards(SignedUrlGuard)
+export class SubscriptionPortalController {
+  constructor(private readonly portal: SubscriptionPortalService) {}
+
+  @Get(':id')
+  @HtmlPage()
+  overview(@Param('id') id: string) {
+    return this.page(id);
+  }
+
+  @Get(':id/payment-method')
+  @HtmlPage()
+  paymentMethod(@Param('id') id: string) {
+    return this.page(id);
+  }
+
+  /** Form fields or JSON: `card_number`. */
+  @Post(':id/payment-method')
+  @HtmlPage()
+  async updatePaymentMethod(
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<string> {
+    const cardNumber =
+      typeof body === 'object' && body !== null
+        ? (body as Record<string, unknown>).card_number
+        : undefined;
+    if (typeof cardNumber !== 'string' || cardNumber.trim() === '') {
+      throw AppError.unprocessable({
+        detail: 'A card number is required.',
+        source: { pointer: '/card_number' },
+      });
+    }
+    const s = await this.portal.updatePaymentMethod(
+      this.subscriptionId(id),
+      cardNumber,
+    );
+    return render(s, 'Your payment method was updated.');
+  }
+
+  private async page(id: string): Promise<string> {
+    const s = await this.portal.find(this.subscriptionId(id));
+    if (!s) throw AppError.notFound('This subscription does not exist.');
+    return render(s, null);
+  }
+
+  private subscriptionId(raw: string): number {
+    const id = parseIntegerId(raw);
+    if (id === null)
+      throw AppError.notFound('This subscription does not exist.');
+    return id;
+  }
+}

@@ -1,0 +1,96 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { formatMoney, toUsdCents } from '../../common/money';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import {
+  CustomerActivity,
+  CustomerActivitySource,
+  CustomerFigures,
+  CustomerRef,
+  PortalLists,
+} from '../customer/customer-activity';
+import { IntervalUnit } from './billing-period';
+import { amountFor } from './pricing';
+import { priceTerms } from './subscription-billing.service';
+import { SubscriptionRepository } from './subscription.repository';
+import { STATUS_FORMATTED } from './subscription.state';
+
+/** Months per interval unit, to bring every plan to a monthly figure. */
+const MONTHS: Record<IntervalUnit, number> = {
+  day: 12 / 365,
+  week: 12 / 52,
+  month: 1,
+  year: 12,
+};
+
+/** What subscriptions tell customers: MRR, whether they subscribe, and the portal list. */
+@Injectable()
+export class SubscriptionCustomerActivity
+  implements CustomerActivitySource, OnModuleInit
+{
+  constructor(
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly activity: CustomerActivity,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit() {
+    this.activity.register(this);
+  }
+
+  /**
+   * MRR in USD cents: each running (active or past_due) quantity-priced plan's
+   * amount per month; metered plans have no committed amount.
+   */
+  async figures(
+    customers: CustomerRef[],
+  ): Promise<Map<number, Partial<CustomerFigures>>> {
+    const rows = await this.subscriptions.withFirstItemsOf(
+      customers.map((c) => c.id),
+    );
+    const result = new Map<number, Partial<CustomerFigures>>();
+    for (const { subscription: s, item, price } of rows) {
+      const figures = result.get(s.customerId) ?? {
+        mrr: 0,
+        hasSubscription: true,
+      };
+      if (
+        (s.status === 'active' || s.status === 'past_due') &&
+        item &&
+        price &&
+        !item.isUsageBased
+      ) {
+        const perPeriod = amountFor(priceTerms(price), item.quantity);
+        const monthly =
+          perPeriod / (MONTHS[s.intervalUnit] * s.intervalQuantity);
+        figures.mrr! += toUsdCents(
+          Math.round(monthly),
+          s.currency,
+          this.config.money.currencyRates[s.currency] ?? 1,
+        );
+      }
+      result.set(s.customerId, figures);
+    }
+    return result;
+  }
+
+  async portal(customer: CustomerRef): Promise<Partial<PortalLists>> {
+    const rows = await this.subscriptions.withFirstItemsOf([customer.id]);
+    return {
+      subscriptions: rows.map(({ subscription: s, item, price }) => ({
+        productName: s.productName,
+        variantName: s.variantName,
+        status: STATUS_FORMATTED[s.status],
+        renewsAt:
+          s.status === 'cancelled' || s.status === 'expired'
+            ? null
+            : s.renewsAt,
+        endsAt: s.endsAt,
+        priceFormatted:
+          item && price && !item.isUsageBased
+            ? `${formatMoney(amountFor(priceTerms(price), item.quantity), s.currency)} / ${s.intervalQuantity > 1 ? `${s.intervalQuantity} ` : ''}${s.intervalUnit}${s.intervalQuantity > 1 ? 's' : ''}`
+            : null,
+      })),
+    };
+  }
+}

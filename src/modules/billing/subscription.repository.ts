@@ -1,0 +1,304 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { Principal } from '../../http/auth/principal';
+import { FilterValue, ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
+import { Price } from '../catalog/price.entity';
+import { Product } from '../catalog/product.entity';
+import { Variant } from '../catalog/variant.entity';
+import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
+import { SubscriptionItem } from './subscription-item.entity';
+import { Subscription } from './subscription.entity';
+
+/** Every query for subscriptions and their items. */
+@Injectable()
+export class SubscriptionRepository {
+  constructor(
+    @InjectRepository(Subscription)
+    private readonly subscriptions: Repository<Subscription>,
+    @InjectRepository(SubscriptionItem)
+    private readonly items: Repository<SubscriptionItem>,
+  ) {}
+
+  findVisible(principal: Principal, ids: number[]): Promise<Subscription[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return scopeTo(
+      this.subscriptions.createQueryBuilder('subscription'),
+      'subscription',
+      principal,
+    )
+      .andWhere('subscription.id IN (:...ids)', { ids })
+      .getMany();
+  }
+
+  findPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<Subscription>> {
+    const builder = scopeTo(
+      this.subscriptions.createQueryBuilder('subscription'),
+      'subscription',
+      principal,
+    );
+    applyFilters(builder, 'subscription', query.filters, {});
+    return pageOf(builder, 'subscription', query);
+  }
+
+  findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<Subscription[]> {
+    const builder = scopeTo(
+      this.subscriptions.createQueryBuilder('subscription'),
+      'subscription',
+      principal,
+    );
+    applyFilters(builder, 'subscription', { [filter]: values }, {});
+    return newestFirst(builder, 'subscription');
+  }
+
+  /** The row under FOR UPDATE, scoped to the caller; null when not visible. */
+  async lockVisible(
+    manager: EntityManager,
+    principal: Principal,
+    id: number,
+  ): Promise<Subscription | null> {
+    return scopeTo(
+      manager.createQueryBuilder(Subscription, 'subscription'),
+      'subscription',
+      principal,
+    )
+      .andWhere('subscription.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
+  lock(manager: EntityManager, id: number): Promise<Subscription | null> {
+    return manager
+      .createQueryBuilder(Subscription, 'subscription')
+      .where('subscription.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
+  /**
+   * Usage posts take a shared lock: they run in parallel with each other but
+   * not with a renewal moving the period under them.
+   */
+  lockShared(manager: EntityManager, id: number): Promise<Subscription | null> {
+    return manager
+      .createQueryBuilder(Subscription, 'subscription')
+      .where('subscription.id = :id', { id })
+      .setLock('pessimistic_read')
+      .getOne();
+  }
+
+  /**
+   * The next due subscription not being handled by another sweep right now
+   * (FOR UPDATE SKIP LOCKED), locked for the caller's transaction.
+   */
+  async lockNextDue(
+    manager: EntityManager,
+    asOf: Date,
+    skip: number[],
+  ): Promise<Subscription | null> {
+    const rows: { id: number }[] = await manager.query(
+      `SELECT id FROM subscriptions
+        WHERE next_action_at <= $1 AND NOT (id = ANY($2::int[]))
+        ORDER BY next_action_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+      [asOf, skip],
+    );
+    if (rows.length === 0) return null;
+    return manager.findOneBy(Subscription, { id: rows[0].id });
+  }
+
+  save(
+    manager: EntityManager,
+    subscription: Subscription,
+  ): Promise<Subscription> {
+    return manager.save(Subscription, subscription);
+  }
+
+  insert(
+    manager: EntityManager,
+    fields: Partial<Subscription>,
+  ): Promise<Subscription> {
+    return manager.save(Subscription, manager.create(Subscription, fields));
+  }
+
+  /** The first item of each subscription (a subscription has one today; the oldest is first). */
+  async firstItems(
+    manager: EntityManager | null,
+    subscriptionIds: number[],
+  ): Promise<Map<number, SubscriptionItem>> {
+    const result = new Map<number, SubscriptionItem>();
+    if (subscriptionIds.length === 0) return result;
+    const items = await (manager?.getRepository(SubscriptionItem) ?? this.items)
+      .createQueryBuilder('item')
+      .distinctOn(['item.subscription_id'])
+      .where('item.subscription_id IN (:...ids)', { ids: subscriptionIds })
+      .orderBy('item.subscription_id')
+      .addOrderBy('item.id', 'ASC')
+      .getMany();
+    for (const item of items) result.set(item.subscriptionId, item);
+    return result;
+  }
+
+  /** Subscriptions of these customers with their first item and its price, newest first. */
+  async withFirstItemsOf(customerIds: number[]): Promise<
+    {
+      subscription: Subscription;
+      item: SubscriptionItem | null;
+      price: Price | null;
+    }[]
+  > {
+    if (customerIds.length === 0) return [];
+    const subscriptions = await this.subscriptions
+      .createQueryBuilder('subscription')
+      .where('subscription.customer_id IN (:...customerIds)', { customerIds })
+      .orderBy('subscription.created_at', 'DESC')
+      .addOrderBy('subscription.id', 'DESC')
+      .getMany();
+    const items = await this.firstItems(
+      null,
+      subscriptions.map((s) => s.id),
+    );
+    const prices = new Map(
+      (
+        await this.prices(null, [
+          ...new Set([...items.values()].map((i) => i.priceId)),
+        ])
+      ).map((p) => [p.id, p]),
+    );
+    return subscriptions.map((subscription) => {
+      const item = items.get(subscription.id) ?? null;
+      return {
+        subscription,
+        item,
+        price: item ? (prices.get(item.priceId) ?? null) : null,
+      };
+    });
+  }
+
+  // Subscription items.
+
+  /** Pass the transaction's manager inside one: the embedded database has a single connection. */
+  findVisibleItems(
+    principal: Principal,
+    ids: number[],
+    manager?: EntityManager,
+  ): Promise<SubscriptionItem[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const items = manager?.getRepository(SubscriptionItem) ?? this.items;
+    return scopeTo(items.createQueryBuilder('item'), 'item', principal)
+      .andWhere('item.id IN (:...ids)', { ids })
+      .getMany();
+  }
+
+  findItemPage(
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<Page<SubscriptionItem>> {
+    const builder = scopeTo(
+      this.items.createQueryBuilder('item'),
+      'item',
+      principal,
+    );
+    applyFilters(builder, 'item', query.filters, {});
+    return pageOf(builder, 'item', query);
+  }
+
+  findItemsByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<SubscriptionItem[]> {
+    const builder = scopeTo(
+      this.items.createQueryBuilder('item'),
+      'item',
+      principal,
+    );
+    applyFilters(builder, 'item', { [filter]: values }, {});
+    return newestFirst(builder, 'item');
+  }
+
+  itemsOf(
+    manager: EntityManager,
+    subscriptionId: number,
+  ): Promise<SubscriptionItem[]> {
+    return manager.find(SubscriptionItem, {
+      where: { subscriptionId },
+      order: { id: 'ASC' },
+    });
+  }
+
+  findItem(
+    manager: EntityManager,
+    id: number,
+  ): Promise<SubscriptionItem | null> {
+    return manager.findOneBy(SubscriptionItem, { id });
+  }
+
+  saveItem(
+    manager: EntityManager,
+    item: SubscriptionItem,
+  ): Promise<SubscriptionItem> {
+    return manager.save(SubscriptionItem, item);
+  }
+
+  insertItem(
+    manager: EntityManager,
+    fields: Partial<SubscriptionItem>,
+  ): Promise<SubscriptionItem> {
+    return manager.save(
+      SubscriptionItem,
+      manager.create(SubscriptionItem, fields),
+    );
+  }
+
+  // Catalog reads billing needs (prices are immutable, so reading them is safe anywhere).
+
+  prices(manager: EntityManager | null, ids: number[]): Promise<Price[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const m = manager ?? this.subscriptions.manager;
+    return m.findBy(Price, { id: In(ids) });
+  }
+
+  async price(
+    manager: EntityManager | null,
+    id: number,
+  ): Promise<Price | null> {
+    const [price] = await this.prices(manager, [id]);
+    return price ?? null;
+  }
+
+  /** A variant of the store and mode, with its product and current price. */
+  async variantInStore(
+    manager: EntityManager,
+    storeId: number,
+    testMode: boolean,
+    variantId: number,
+  ): Promise<{
+    variant: Variant;
+    product: Product;
+    price: Price | null;
+  } | null> {
+    const variant = await manager.findOneBy(Variant, {
+      id: variantId,
+      storeId,
+      testMode,
+    });
+    if (!variant) return null;
+    const product = await manager.findOneByOrFail(Product, {
+      id: variant.productId,
+    });
+    const price = variant.currentPriceId
+      ? await manager.findOneBy(Price, { id: variant.currentPriceId })
+      : null;
+    return { variant, product, price };
+  }
+}

@@ -1,0 +1,68 @@
+import { AppError } from '../../common/app-error';
+
+export const SUBSCRIPTION_STATUSES = [
+  'on_trial',
+  'active',
+  'paused',
+  'past_due',
+  'unpaid',
+  'cancelled',
+  'expired',
+] as const;
+
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Every status change a subscription may make; anything else is a bug or a 422. */
+const TRANSITIONS: Record<SubscriptionStatus, readonly SubscriptionStatus[]> = {
+  on_trial: ['active', 'past_due', 'paused', 'cancelled'],
+  active: ['past_due', 'paused', 'cancelled', 'on_trial'],
+  past_due: ['active', 'unpaid', 'paused', 'cancelled'],
+  unpaid: ['active', 'cancelled'],
+  paused: ['active', 'on_trial', 'cancelled'],
+  cancelled: ['active', 'on_trial', 'paused', 'past_due', 'unpaid', 'expired'],
+  expired: [],
+};
+
+export function canTransition(
+  from: SubscriptionStatus,
+  to: SubscriptionStatus,
+): boolean {
+  return from === to || TRANSITIONS[from].includes(to);
+}
+
+export function assertTransition(
+  from: SubscriptionStatus,
+  to: SubscriptionStatus,
+) {
+  if (!canTransition(from, to)) {
+    throw AppError.unprocessable(
+      `A subscription cannot go from ${from} to ${to}.`,
+    );
+  }
+}
+
+export const STATUS_FORMATTED: Record<SubscriptionStatus, string> = {
+  on_trial: 'On Trial',
+  active: 'Active',
+  paused: 'Paused',
+  past_due: 'Past due',
+  unpaid: 'Unpaid',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+/** Statuses that still bill: usage may be reported and items changed. */
+export const OPEN_STATUSES: readonly SubscriptionStatus[] = [
+  'on_trial',
+  'active',
+  'paused',
+  'past_due',
+  'unpaid',
+];
+
+/**
+ * Dunning: after a failed renewal charge, retries this many days after the
+ * previous attempt (4 retries over about two weeks, as the reference says),
+ * then `unpaid`.
+ */
+export const RETRY_DELAYS_DAYS = [3, 3, 4, 4] as const;

@@ -1,0 +1,366 @@
+import request from 'supertest';
+import {
+  createCheckout,
+  getCheckout,
+  listCheckouts,
+} from '@lemonsqueezy/lemonsqueezy.js';
+import {
+  createMerchant,
+  createPricedProduct,
+  Merchant,
+} from '../support/factories';
+import { useSdkAgainst } from '../support/sdk';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const GOOD_CARD = '4242424242424242';
+
+describe('checkouts and the hosted checkout', () => {
+  let t: TestApp;
+  let merchant: Merchant;
+  let storeId: number;
+  let variantId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      TAX_RATES: '{"GB":{"name":"VAT","rate":20}}',
+      CURRENCY_RATES: '{"EUR":1.1}',
+    });
+    merchant = await createMerchant(t.app);
+    storeId = merchant.stores[0].id;
+    ({ variantId } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 1999 },
+      { name: 'Pixel Font' },
+    ));
+  });
+  afterAll(() => t.close());
+
+  const api = (key = merchant.testKey) => ({
+    post: (path: string, body: unknown) =>
+      request(t.baseUrl)
+        .post(path)
+        .set('Authorization', `Bearer ${key}`)
+        .set('Content-Type', 'application/vnd.api+json')
+        .send(JSON.stringify(body)),
+    get: (path: string) =>
+      request(t.baseUrl).get(path).set('Authorization', `Bearer ${key}`),
+  });
+
+  const checkoutBody = (
+    attributes: Record<string, unknown> = {},
+    variant: string = variantId,
+    store: number = storeId,
+  ) => ({
+    data: {
+      type: 'checkouts',
+      attributes,
+      relationships: {
+        store: { data: { type: 'stores', id: String(store) } },
+        variant: { data: { type: 'variants', id: variant } },
+      },
+    },
+  });
+
+  it('creates a checkout with the reference’s 12 attributes and a preview', async () => {
+    const response = await api()
+      .post(
+        '/v1/checkouts',
+        checkoutBody({
+          preview: true,
+          checkout_data: {
+            email: 'buyer@example.com',
+            billing_address: { country: 'GB' },
+            custom: { user_id: '42' },
+          },
+          checkout_options: { button_color: '#7047EB', dark: true },
+        }),
+      )
+      .expect(201);
+    const checkout = response.body.data;
+    expect(checkout.type).toBe('checkouts');
+    expect(checkout.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(checkout.attributes)).toEqual([
+      'store_id',
+      'variant_id',
+      'custom_price',
+      'product_options',
+      'checkout_options',
+      'checkout_data',
+      'preview',
+      'expires_at',
+      'created_at',
+      'updated_at',
+      'test_mode',
+      'url',
+    ]);
+    expect(Object.keys(checkout.attributes.product_options)).toHaveLength(11);
+    expect(Object.keys(checkout.attributes.checkout_data)).toHaveLength(7);
+    expect(checkout.attributes.checkout_options).toMatchObject({
+      button_color: '#7047EB',
+      dark: true,
+      quantity: 1,
+    });
+    expect(checkout.attributes.preview).toEqual({
+      currency: 'USD',
+      currency_rate: 1,
+      subtotal: 1999,
+      discount_total: 0,
+      tax: 400,
+      total: 2399,
+      subtotal_usd: 1999,
+      discount_total_usd: 0,
+      tax_usd: 400,
+      total_usd: 2399,
+      subtotal_formatted: '$19.99',
+      discount_total_formatted: '$0.00',
+      tax_formatted: '$4.00',
+      total_formatted: '$23.99',
+    });
+    expect(checkout.attributes.created_at).toMatch(TIMESTAMP);
+    expect(checkout.attributes.url).toMatch(
+      new RegExp(
+        `^${t.baseUrl}/checkout/custom/${checkout.id}\\?signature=[0-9a-f]{64}$`,
+      ),
+    );
+    const again = await api().get(`/v1/checkouts/${checkout.id}`).expect(200);
+    expect(again.body.data.attributes.preview).toBe(false);
+  });
+
+  it('buys through the JSON path of a checkout url', async () => {
+    const created = await api()
+      .post(
+        '/v1/checkouts',
+        checkoutBody({ checkout_data: { custom: { ref: 'abc' } } }),
+      )
+      .expect(201);
+    const url = new URL(created.body.data.attributes.url);
+    const response = await request(t.baseUrl)
+      .post(url.pathname + url.search)
+      .send({
+        email: 'jane@example.com',
+        name: 'Jane Buyer',
+        billing_address: { country: 'GB', zip: 'N1 9GU' },
+        quantity: 2,
+        card_number: GOOD_CARD,
+      })
+      .expect(201);
+    expect(response.headers['content-type']).toMatch(/vnd\.api\+json/);
+    const order = response.body.data;
+    expect(order.type).toBe('orders');
+    expect(Object.keys(order.attributes)).toHaveLength(38);
+    expect(order.attributes).toMatchObject({
+      order_number: 1,
+      status: 'paid',
+      subtotal: 3998,
+      tax: 800,
+      total: 4798,
+      tax_name: 'VAT',
+      tax_rate: 20,
+      user_email: 'jane@example.com',
+    });
+    expect(Object.keys(order.attributes.first_order_item)).toHaveLength(12);
+    const receipt = await request(t.baseUrl)
+      .get(
+        new URL(order.attributes.urls.receipt).pathname +
+          new URL(order.attributes.urls.receipt).search,
+      )
+      .expect(200);
+    expect(receipt.text).toContain('#1');
+  });
+
+  it('through the SDK', async () => {
+    const restore = useSdkAgainst(t.baseUrl, merchant.testKey);
+    try {
+      const created = await createCheckout(storeId, variantId, {
+        checkoutData: { email: 'sdk@example.com' },
+        preview: true,
+      });
+      expect(created.error).toBeNull();
+      const id = created.data!.data.id;
+      const one = await getCheckout(id);
+      expect(one.data?.data.attributes.checkout_data.email).toBe(
+        'sdk@example.com',
+      );
+      const list = await listCheckouts({ filter: { storeId } });
+      expect(list.data?.data.map((c) => c.id)).toContain(id);
+    } finally {
+      restore();
+    }
+  });
+
+  it('refuses bad checkouts with clear 4xx', async () => {
+    const other = await createMerchant(t.app, ['Other']);
+    const foreign = await createPricedProduct(
+      t.baseUrl,
+      other.testKey,
+      other.stores[0].id,
+    );
+    const second = await createMerchant(t.app, ['Second']);
+    const cases: [unknown, number, string][] = [
+      [checkoutBody({}, '999999'), 404, '/data/relationships/variant'],
+      [checkoutBody({}, foreign.variantId), 404, '/data/relationships/variant'],
+      [checkoutBody({}, variantId, 999999), 404, '/data/relationships/store'],
+      [
+        checkoutBody({}, variantId, second.stores[0].id),
+        404,
+        '/data/relationships/store',
+      ],
+      [checkoutBody({ test_mode: false }), 422, '/data/attributes/test_mode'],
+      [
+        checkoutBody({ custom_price: -1 }),
+        422,
+        '/data/attributes/custom_price',
+      ],
+      [
+        checkoutBody({ expires_at: 'soon' }),
+        422,
+        '/data/attributes/expires_at',
+      ],
+      [
+        checkoutBody({ product_options: { enabled_variants: [999999] } }),
+        422,
+        '/data/attributes/product_options/enabled_variants/0',
+      ],
+      [
+        checkoutBody({ checkout_options: { button_color: 'red;x' } }),
+        422,
+        '/data/attributes/checkout_options/button_color',
+      ],
+      [
+        checkoutBody({ checkout_data: { unknown: 1 } }),
+        422,
+        '/data/attributes/checkout_data/unknown',
+      ],
+      [
+        checkoutBody({ checkout_data: { billing_address: { country: 'XX' } } }),
+        422,
+        '/data/attributes/checkout_data/billing_address/country',
+      ],
+      [
+        checkoutBody({
+          checkout_data: {
+            variant_quantities: [{ variant_id: 1, quantity: 0 }],
+          },
+        }),
+        422,
+        '/data/attributes/checkout_data/variant_quantities/0/quantity',
+      ],
+      [
+        checkoutBody({
+          product_options: { redirect_url: 'javascript:alert(1)' },
+        }),
+        422,
+        '/data/attributes/product_options/redirect_url',
+      ],
+    ];
+    const before = await api().get('/v1/checkouts?page[size]=100').expect(200);
+    for (const [body, status, pointer] of cases) {
+      const response = await api().post('/v1/checkouts', body);
+      expect([response.status, response.body.errors?.[0].source]).toEqual([
+        status,
+        { pointer },
+      ]);
+    }
+    const after = await api().get('/v1/checkouts?page[size]=100').expect(200);
+    expect(after.body.meta.page.total).toBe(before.body.meta.page.total);
+  });
+
+  it('serves the page at the signed url only, escaped, and stops at expires_at', async () => {
+    const created = await api()
+      .post(
+        '/v1/checkouts',
+        checkoutBody({
+          product_options: {
+            name: '<script>alert(1)</script>',
+            redirect_url: 'https://example.com/thanks',
+          },
+          checkout_options: { discount: false },
+          expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        }),
+      )
+      .expect(201);
+    const url = new URL(created.body.data.attributes.url);
+    expect(url.searchParams.get('expires')).toMatch(/^\d+$/);
+    const page = await request(t.baseUrl)
+      .get(url.pathname + url.search)
+      .expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toMatch(
+      /default-src 'none'/,
+    );
+    expect(page.text).not.toContain('<script>alert(1)</script>');
+    expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.text).not.toContain('name="discount_code"');
+    expect(page.text).toContain('$19.99');
+
+    // The signature is the credential: without it, or altered, nothing opens.
+    await request(t.baseUrl).get(url.pathname).expect(403);
+    const tampered = url.search.replace(/expires=\d+/, 'expires=9999999999');
+    await request(t.baseUrl)
+      .get(url.pathname + tampered)
+      .expect(403);
+    await request(t.baseUrl)
+      .post(url.pathname)
+      .send({ email: 'x@example.com' })
+      .expect(403);
+
+    // A form POST redirects to redirect_url.
+    const form = await request(t.baseUrl)
+      .post(url.pathname + url.search)
+      .type('form')
+      .send({
+        email: 'form@example.com',
+        name: 'Form Buyer',
+        'billing_address[country]': 'US',
+        card_number: GOOD_CARD,
+        intent: 'pay',
+      })
+      .expect(303);
+    expect(form.headers.location).toBe('https://example.com/thanks');
+
+    const expired = await api()
+      .post(
+        '/v1/checkouts',
+        checkoutBody({ expires_at: '2020-01-01T00:00:00.000000Z' }),
+      )
+      .expect(201);
+    expect(expired.body.data.attributes.expires_at).toBe(
+      '2020-01-01T00:00:00.000000Z',
+    );
+    const old = new URL(expired.body.data.attributes.url);
+    const gone = await request(t.baseUrl)
+      .get(old.pathname + old.search)
+      .expect(403);
+    expect(gone.text).toMatch(/expired/);
+    await request(t.baseUrl)
+      .post(old.pathname + old.search)
+      .send({ email: 'late@example.com', card_number: GOOD_CARD })
+      .expect(403);
+  });
+
+  it('lists checkouts newest first with filters, scoped to the key', async () => {
+    const list = await api()
+      .get(`/v1/checkouts?filter[variant_id]=${variantId}&page[size]=100`)
+      .expect(200);
+    const times = list.body.data.map(
+      (c: { attributes: { created_at: string } }) => c.attributes.created_at,
+    );
+    expect(times).toEqual([...times].sort((a, b) => b.localeCompare(a)));
+    expect(list.body.links.first).toContain('sort=-createdAt');
+    const id = list.body.data[0].id;
+    const other = await createMerchant(t.app, ['Elsewhere']);
+    await api(other.testKey).get(`/v1/checkouts/${id}`).expect(404);
+    await api(merchant.liveKey).get(`/v1/checkouts/${id}`).expect(404);
+    await api().get('/v1/checkouts/not-a-uuid').expect(404);
+    await api().get('/v1/checkouts?filter[nope]=1').expect(400);
+    const withStore = await api()
+      .get(`/v1/checkouts/${id}?include=store,variant`)
+      .expect(200);
+    expect(
+      withStore.body.included.map((r: { type: string }) => r.type).sort(),
+    ).toEqual(['stores', 'variants']);
+  });
+});

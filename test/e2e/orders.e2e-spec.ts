@@ -1,0 +1,378 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import {
+  getOrder,
+  getOrderItem,
+  issueOrderRefund,
+  listOrderItems,
+  listOrders,
+} from '@lemonsqueezy/lemonsqueezy.js';
+import { buy, buyNowUrl, DECLINED_CARD, pathOf } from '../support/commerce';
+import {
+  createMerchant,
+  createPricedProduct,
+  Merchant,
+} from '../support/factories';
+import { useSdkAgainst } from '../support/sdk';
+import { startTestApp, TestApp } from '../support/test-app';
+
+interface OrderResource {
+  id: string;
+  attributes: Record<string, unknown> & {
+    order_number: number;
+    status: string;
+    urls: { receipt: string };
+  };
+}
+
+describe('orders, order items and refunds', () => {
+  let t: TestApp;
+  let merchant: Merchant;
+  let other: Merchant;
+  let storeId: number;
+  let productId: string;
+  let variantId: string;
+  let buyUrl: string;
+  let db: Client;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      TAX_RATES: '{"DE":{"name":"MwSt.","rate":19}}',
+    });
+    merchant = await createMerchant(t.app, ['Order Store', 'Rush Store']);
+    other = await createMerchant(t.app);
+    storeId = merchant.stores[0].id;
+    const priced = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 2500 },
+      { name: 'Icon Pack' },
+    );
+    productId = priced.product.id;
+    variantId = priced.variantId;
+    buyUrl = await buyNowUrl(t.baseUrl, merchant.testKey, productId);
+    db = new Client({ connectionString: t.database.url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await t.close();
+  });
+
+  const get = (path: string, key = merchant.testKey) =>
+    request(t.baseUrl).get(path).set('Authorization', `Bearer ${key}`);
+  const refund = (id: string, attributes: Record<string, unknown> = {}) =>
+    request(t.baseUrl)
+      .post(`/v1/orders/${id}/refund`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(JSON.stringify({ data: { type: 'orders', id, attributes } }));
+  const count = async (table: string) =>
+    Number((await db.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  const events = async (name: string) =>
+    (
+      await db.query(
+        `SELECT data FROM webhook_events WHERE name = $1 ORDER BY id`,
+        [name],
+      )
+    ).rows as { data: { id: string } }[];
+
+  it('buys through buy_now_url and shows the order with all 38 attributes', async () => {
+    expect(buyUrl).toMatch(/\/checkout\/buy\/[0-9a-f-]{36}$/);
+    const response = await buy(t.baseUrl, buyUrl, {
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      billing_address: { country: 'DE', zip: '10115' },
+      quantity: 2,
+    }).expect(201);
+    const order = response.body.data as OrderResource;
+    const shown = await get(`/v1/orders/${order.id}`).expect(200);
+    const attributes = shown.body.data.attributes;
+    expect(Object.keys(attributes)).toEqual([
+      'store_id',
+      'customer_id',
+      'identifier',
+      'order_number',
+      'user_name',
+      'user_email',
+      'currency',
+      'currency_rate',
+      'tax_name',
+      'tax_rate',
+      'tax_inclusive',
+      'status',
+      'status_formatted',
+      'refunded',
+      'refunded_at',
+      'subtotal',
+      'discount_total',
+      'tax',
+      'setup_fee',
+      'total',
+      'refunded_amount',
+      'subtotal_usd',
+      'discount_total_usd',
+      'tax_usd',
+      'setup_fee_usd',
+      'total_usd',
+      'refunded_amount_usd',
+      'subtotal_formatted',
+      'discount_total_formatted',
+      'tax_formatted',
+      'setup_fee_formatted',
+      'total_formatted',
+      'refunded_amount_formatted',
+      'first_order_item',
+      'urls',
+      'created_at',
+      'updated_at',
+      'test_mode',
+    ]);
+    expect(attributes).toMatchObject({
+      store_id: storeId,
+      order_number: 1,
+      user_name: 'Ada Lovelace',
+      user_email: 'ada@example.com',
+      currency: 'USD',
+      currency_rate: 1,
+      tax_name: 'MwSt.',
+      tax_rate: 19,
+      tax_inclusive: false,
+      status: 'paid',
+      status_formatted: 'Paid',
+      refunded: false,
+      refunded_at: null,
+      subtotal: 5000,
+      discount_total: 0,
+      tax: 950,
+      total: 5950,
+      total_usd: 5950,
+      total_formatted: '$59.50',
+      tax_formatted: '$9.50',
+      test_mode: true,
+    });
+    expect(attributes.first_order_item).toMatchObject({
+      order_id: Number(order.id),
+      product_id: Number(productId),
+      variant_id: Number(variantId),
+      product_name: 'Icon Pack',
+      price: 2500,
+      quantity: 2,
+      test_mode: true,
+    });
+    expect(Object.keys(shown.body.data.relationships)).toEqual([
+      'store',
+      'customer',
+      'order-items',
+      'subscriptions',
+      'license-keys',
+      'discount-redemptions',
+    ]);
+    const receipt = await request(t.baseUrl)
+      .get(pathOf(attributes.urls.receipt))
+      .expect(200);
+    expect(receipt.headers['content-type']).toMatch(/text\/html/);
+    expect(receipt.text).toContain('Icon Pack');
+    expect(receipt.text).toContain('$59.50');
+    await request(t.baseUrl)
+      .get(pathOf(attributes.urls.receipt).replace(/.$/, '0'))
+      .expect(403);
+    const created = await events('order_created');
+    expect(created.map((e) => e.data.id)).toEqual([order.id]);
+    // The order is another merchant's: not found, as a missing one.
+    await get(`/v1/orders/${order.id}`, other.testKey).expect(404);
+    await get(`/v1/orders/${order.id}`, merchant.liveKey).expect(404);
+    const customers = await get(
+      `/v1/customers?filter[email]=ada@example.com`,
+    ).expect(200);
+    expect(customers.body.data[0].attributes).toMatchObject({
+      total_revenue_currency: 5950,
+      total_revenue_currency_formatted: '$59.50',
+    });
+    expect(attributes.customer_id).toBe(Number(customers.body.data[0].id));
+    const store = await get(`/v1/stores/${storeId}`).expect(200);
+    expect(store.body.data.attributes).toMatchObject({
+      total_sales: 1,
+      total_revenue: 5950,
+      thirty_day_sales: 1,
+      thirty_day_revenue: 5950,
+    });
+  });
+
+  it('records a declined card as a failed order and fires nothing', async () => {
+    const before = await events('order_created');
+    const response = await buy(t.baseUrl, buyUrl, {
+      email: 'declined@example.com',
+      card_number: DECLINED_CARD,
+    }).expect(402);
+    expect(response.body.errors[0].detail).toMatch(/declined/);
+    const list = await get(
+      `/v1/orders?filter[user_email]=declined@example.com`,
+    ).expect(200);
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0].attributes).toMatchObject({
+      status: 'failed',
+      status_formatted: 'Failed',
+      order_number: 2,
+    });
+    expect(await events('order_created')).toHaveLength(before.length);
+    await refund(list.body.data[0].id).expect(422);
+  });
+
+  it('refuses bad input with 4xx and writes nothing', async () => {
+    const orders = await count('orders');
+    const customers = await count('customers');
+    const missingCard = await buy(t.baseUrl, buyUrl, {
+      email: 'nocard@example.com',
+      card_number: '',
+    }).expect(422);
+    expect(missingCard.body.errors[0].source).toEqual({
+      pointer: '/card_number',
+    });
+    const invalid = await buy(t.baseUrl, buyUrl, {
+      email: 'not-an-email',
+      name: '',
+      billing_address: { country: 'XX' },
+    }).expect(422);
+    expect(
+      invalid.body.errors.map(
+        (e: { source: { pointer: string } }) => e.source.pointer,
+      ),
+    ).toEqual(['/email', '/name', '/billing_address/country']);
+    await buy(t.baseUrl, buyUrl, { card_number: '1234' }).expect(422);
+    await buy(t.baseUrl, buyUrl, { quantity: 0 }).expect(422);
+    await buy(t.baseUrl, buyUrl, { variant_id: 999999 }).expect(422);
+    await request(t.baseUrl)
+      .post(pathOf(buyUrl))
+      .set('Content-Type', 'application/json')
+      .send('[1,2]')
+      .expect(400);
+    await request(t.baseUrl)
+      .post('/checkout/buy/00000000-0000-4000-8000-000000000000')
+      .set('Content-Type', 'application/json')
+      .send({})
+      .expect(404);
+    expect(await count('orders')).toBe(orders);
+    expect(await count('customers')).toBe(customers);
+  });
+
+  it('refuses live purchases without a live gateway, writing nothing', async () => {
+    const live = await createPricedProduct(
+      t.baseUrl,
+      merchant.liveKey,
+      storeId,
+    );
+    const url = await buyNowUrl(t.baseUrl, merchant.liveKey, live.product.id);
+    const orders = await count('orders');
+    const response = await buy(t.baseUrl, url).expect(422);
+    expect(response.body.errors[0].detail).toBe(
+      'Live payments are not configured.',
+    );
+    expect(await count('orders')).toBe(orders);
+  });
+
+  it('refunds partially, then fully, and refuses more', async () => {
+    const bought = await buy(t.baseUrl, buyUrl, {
+      email: 'refund@example.com',
+    }).expect(201);
+    const id = bought.body.data.id as string;
+    const partial = await refund(id, { amount: 1000 }).expect(200);
+    expect(partial.body.data.attributes).toMatchObject({
+      status: 'partial_refund',
+      status_formatted: 'Partial refund',
+      refunded: false,
+      refunded_amount: 1000,
+      refunded_amount_usd: 1000,
+      refunded_amount_formatted: '$10.00',
+    });
+    const over = await refund(id, { amount: 1501 }).expect(422);
+    expect(over.body.errors[0].source).toEqual({
+      pointer: '/data/attributes/amount',
+    });
+    await refund(id, { amount: -5 }).expect(422);
+    await refund(id, { amount: 'ten' }).expect(422);
+    const full = await refund(id).expect(200);
+    expect(full.body.data.attributes).toMatchObject({
+      status: 'refunded',
+      refunded: true,
+      refunded_amount: 2500,
+    });
+    expect(full.body.data.attributes.refunded_at).not.toBeNull();
+    await refund(id, { amount: 1 }).expect(422);
+    const refunds = await events('order_refunded');
+    expect(refunds.map((e) => e.data.id)).toEqual([id, id]);
+    // Another merchant cannot refund it.
+    await request(t.baseUrl)
+      .post(`/v1/orders/${id}/refund`)
+      .set('Authorization', `Bearer ${other.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(JSON.stringify({ data: { type: 'orders', id, attributes: {} } }))
+      .expect(404);
+  });
+
+  it('gives 50 parallel purchases the order numbers 1..50', async () => {
+    const rush = merchant.stores[1].id;
+    const priced = await createPricedProduct(t.baseUrl, merchant.testKey, rush);
+    const url = await buyNowUrl(t.baseUrl, merchant.testKey, priced.product.id);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        buy(t.baseUrl, url, { email: `rush-${i % 7}@example.com` }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201));
+    const numbers = responses
+      .map((r) => (r.body.data as OrderResource).attributes.order_number)
+      .sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const customers = await get(
+      `/v1/customers?filter[store_id]=${rush}&page[size]=100`,
+    ).expect(200);
+    expect(customers.body.meta.page.total).toBe(7);
+  });
+
+  it('lists and filters orders and order items through the official SDK', async () => {
+    const restore = useSdkAgainst(t.baseUrl, merchant.testKey);
+    try {
+      const all = await listOrders({
+        filter: { storeId },
+        page: { size: 100 },
+      });
+      expect(all.error).toBeNull();
+      const numbers = all.data!.data.map((o) => o.attributes.order_number);
+      expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+      const byEmail = await listOrders({
+        filter: { userEmail: 'ada@example.com' },
+      });
+      expect(byEmail.data!.data).toHaveLength(1);
+      const order = byEmail.data!.data[0];
+      const byNumber = await get(
+        `/v1/orders?filter[store_id]=${storeId}&filter[order_number]=1`,
+      ).expect(200);
+      expect(byNumber.body.data.map((o: OrderResource) => o.id)).toEqual([
+        order.id,
+      ]);
+      const one = await getOrder(order.id, { include: ['order-items'] });
+      expect(one.error).toBeNull();
+      expect(one.data!.included?.[0].type).toBe('order-items');
+      const items = await listOrderItems({ filter: { orderId: order.id } });
+      expect(items.error).toBeNull();
+      expect(items.data!.data).toHaveLength(1);
+      const item = await getOrderItem(items.data!.data[0].id);
+      expect(Object.keys(item.data!.data.attributes)).toHaveLength(11);
+      expect(item.data!.data.attributes.quantity).toBe(2);
+      const byVariant = await listOrderItems({
+        filter: { variantId: Number(variantId) },
+        page: { size: 100 },
+      });
+      expect(byVariant.data!.data.length).toBeGreaterThanOrEqual(3);
+
+      const bought = await buy(t.baseUrl, buyUrl).expect(201);
+      const refunded = await issueOrderRefund(bought.body.data.id, 500);
+      expect(refunded.error).toBeNull();
+      expect(refunded.data!.data.attributes.refunded_amount).toBe(500);
+    } finally {
+      restore();
+    }
+  });
+});
