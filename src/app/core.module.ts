@@ -16,6 +16,7 @@ import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CheckoutModule } from '../modules/checkout/checkout.module';
 import { CustomerModule } from '../modules/customer/customer.module';
 import { DiscountModule } from '../modules/discount/discount.module';
+import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
 import { LicensingModule } from '../modules/licensing/licensing.module';
@@ -35,6 +36,7 @@ const DOMAIN_MODULES = [
   CheckoutModule,
   BillingModule,
   LicensingModule,
+  InvoiceModule,
 ];
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */

@@ -102,6 +102,9 @@ const environmentSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_SIZE: positiveInt.default(10),
   DATA_DIR: z.string().min(1).default('./.data'),
+  STORAGE_DIR: z.string().min(1).optional(),
+  INVOICE_FONT: z.string().min(1).optional(),
+  INVOICE_FONT_BOLD: z.string().min(1).optional(),
   REDIS_URL: redisUrl.optional(),
   QUEUE_PREFIX: z
     .string()
@@ -161,6 +164,18 @@ export interface AppConfig {
     /** null selects BullMQ's PostgreSQL backend on the application database. */
     redisUrl: string | null;
     prefix: string;
+  };
+  storage: {
+    /** Root of the local-disk file storage (invoice PDFs). */
+    dir: string;
+  };
+  invoices: {
+    /**
+     * TrueType/OpenType fonts embedded in invoice PDFs. null uses the PDF
+     * standard fonts, which cover Western European text only.
+     */
+    font: string | null;
+    boldFont: string | null;
   };
   logLevel: Environment['LOG_LEVEL'];
   rateLimit: {
@@ -250,6 +265,14 @@ export function loadConfig(
   if (production && !e.APP_KEY) {
     throw new ConfigError(['APP_KEY: is required when NODE_ENV=production']);
   }
+  const missingFonts = (['INVOICE_FONT', 'INVOICE_FONT_BOLD'] as const).filter(
+    (name) => e[name] !== undefined && !existsSync(e[name]),
+  );
+  if (missingFonts.length > 0) {
+    throw new ConfigError(
+      missingFonts.map((name) => `${name}: no such file: ${e[name]}`),
+    );
+  }
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     env: e.NODE_ENV,
@@ -270,6 +293,11 @@ export function loadConfig(
       dataDir: e.DATA_DIR,
     },
     queue: { redisUrl: e.REDIS_URL ?? null, prefix: e.QUEUE_PREFIX },
+    storage: { dir: e.STORAGE_DIR ?? join(e.DATA_DIR, 'storage') },
+    invoices: {
+      font: e.INVOICE_FONT ?? null,
+      boldFont: e.INVOICE_FONT_BOLD ?? e.INVOICE_FONT ?? null,
+    },
     logLevel: e.LOG_LEVEL,
     rateLimit: {
       perMinute: e.RATE_LIMIT_PER_MINUTE,

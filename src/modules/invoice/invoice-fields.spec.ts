@@ -1,0 +1,93 @@
+import { thrownAppError } from '../../../test/support/app-error';
+import {
+  invoiceFieldsFromQuery,
+  invoiceFieldsFromRequest,
+  invoiceFieldsQuery,
+} from './invoice-fields';
+
+describe('invoice fields', () => {
+  it('trims, collapses single-line whitespace, drops blanks and canonicalizes the locale', () => {
+    expect(
+      invoiceFieldsFromQuery({
+        name: '  Grace   Hopper ',
+        address: ' 1 Navy Way \r\n Building 7 ',
+        city: '',
+        locale: 'de-de',
+      }),
+    ).toEqual({
+      name: 'Grace Hopper',
+      address: '1 Navy Way\nBuilding 7',
+      locale: 'de-DE',
+    });
+  });
+
+  it('refuses unknown and repeated parameters with 400', () => {
+    const unknown = thrownAppError(() =>
+      invoiceFieldsFromQuery({ colour: 'red' }),
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.errors[0].source).toEqual({ parameter: 'colour' });
+    const repeated = thrownAppError(() =>
+      invoiceFieldsFromQuery({ name: ['a', 'b'] }),
+    );
+    expect(repeated.status).toBe(400);
+  });
+
+  it('refuses values over their limits, control characters and bad locales with 422', () => {
+    for (const [query, parameter] of [
+      [{ zip_code: '1'.repeat(33) }, 'zip_code'],
+      [{ notes: 'x'.repeat(1001) }, 'notes'],
+      [{ name: 'bell\u0007' }, 'name'],
+      [{ locale: 'not a locale' }, 'locale'],
+    ] as const) {
+      const error = thrownAppError(() => invoiceFieldsFromQuery(query));
+      expect(error.status).toBe(422);
+      expect(error.errors[0].source).toEqual({ parameter });
+    }
+  });
+
+  it('reads a JSON:API body, accepts a numeric zip code, and requires query and body to agree', () => {
+    const body = {
+      data: { type: 'orders', attributes: { zip_code: 10115, city: 'Berlin' } },
+    };
+    expect(invoiceFieldsFromRequest('orders', { name: 'A' }, body)).toEqual({
+      name: 'A',
+      city: 'Berlin',
+      zip_code: '10115',
+    });
+    expect(invoiceFieldsFromRequest('orders', {}, undefined)).toEqual({});
+    expect(
+      thrownAppError(() =>
+        invoiceFieldsFromRequest('orders', { city: 'Paris' }, body),
+      ).status,
+    ).toBe(400);
+    expect(
+      thrownAppError(() =>
+        invoiceFieldsFromRequest(
+          'orders',
+          {},
+          {
+            data: { type: 'orders', attributes: { colour: 'red' } },
+          },
+        ),
+      ).status,
+    ).toBe(422);
+    expect(
+      thrownAppError(() =>
+        invoiceFieldsFromRequest(
+          'orders',
+          {},
+          {
+            data: { type: 'customers', attributes: {} },
+          },
+        ),
+      ).status,
+    ).toBe(400);
+  });
+
+  it('writes link parameters in a fixed order', () => {
+    expect(
+      invoiceFieldsQuery({ notes: 'n', name: 'a b', country: 'US' }).toString(),
+    ).toBe('name=a+b&country=US&notes=n');
+  });
+});

@@ -1,0 +1,286 @@
+import PDFDocument from 'pdfkit';
+import { InvoiceView } from './invoice-view';
+import { formatMoney, toWinAnsi } from './invoice-text';
+
+export interface InvoiceFonts {
+  /** Paths of TrueType/OpenType fonts; null uses Helvetica (WinAnsi only). */
+  regular: string | null;
+  bold: string | null;
+}
+
+export interface RenderOptions {
+  fonts?: InvoiceFonts;
+  /** Uncompressed content streams, for tests that read the text back. */
+  compress?: boolean;
+}
+
+const PAGE = { width: 595.28, height: 841.89, margin: 50 };
+const LEFT = PAGE.margin;
+const WIDTH = PAGE.width - 2 * PAGE.margin;
+const BOTTOM = PAGE.height - PAGE.margin;
+const COLUMNS = {
+  description: { x: LEFT, width: 245 },
+  quantity: { x: LEFT + 255, width: 45 },
+  unitPrice: { x: LEFT + 305, width: 90 },
+  amount: { x: LEFT + 395, width: 100 },
+};
+const INK = '#111111';
+const MUTED = '#5f6368';
+const RULE = '#d0d4d9';
+
+const DEFAULT_LOCALE = 'en-US';
+const COUNTRY_NAMES = new Intl.DisplayNames(['en'], {
+  type: 'region',
+  fallback: 'none',
+});
+
+function countryName(country: string): string {
+  const code = country.toUpperCase();
+  return (/^[A-Z]{2}$/.test(code) && COUNTRY_NAMES.of(code)) || country;
+}
+
+function joinPresent(parts: (string | undefined)[], separator: string) {
+  return parts
+    .filter((part) => part !== undefined && part !== '')
+    .join(separator);
+}
+
+/**
+ * Renders an invoice as a PDF with real (searchable) text. Pure: the view
+ * model in, the file out; it reads nothing but the fonts it is given.
+ */
+export function renderInvoicePdf(
+  view: InvoiceView,
+  options: RenderOptions = {},
+): Promise<Buffer> {
+  const unicode = Boolean(options.fonts?.regular);
+  const locale = view.fields.locale ?? DEFAULT_LOCALE;
+  const text = (value: string) => (unicode ? value : toWinAnsi(value));
+  const money = (minor: number) =>
+    formatMoney(minor, view.currency, locale, !unicode);
+  const date = (value: Date) =>
+    new Intl.DateTimeFormat(locale, {
+      dateStyle: 'long',
+      timeZone: 'UTC',
+    }).format(value);
+
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: PAGE.margin,
+    compress: options.compress ?? true,
+    bufferPages: false,
+    info: {
+      Title: `Invoice #${view.number}`,
+      Author: view.store.name,
+      Subject: `Invoice #${view.number} from ${view.store.name}`,
+      // The invoice date, not "now": the same invoice renders the same file.
+      CreationDate: view.issuedAt,
+      ModDate: view.issuedAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  const finished = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const regular = unicode ? 'invoice-regular' : 'Helvetica';
+  const bold = unicode ? 'invoice-bold' : 'Helvetica-Bold';
+  if (unicode) {
+    doc.registerFont(regular, options.fonts!.regular!);
+    doc.registerFont(bold, options.fonts!.bold ?? options.fonts!.regular!);
+  }
+
+  type Style = { font?: string; size?: number; color?: string };
+  const style = ({ font = regular, size = 10, color = INK }: Style) =>
+    doc.font(font).fontSize(size).fillColor(color);
+  /** Draws a block of text at (x, y) and returns the y below it. */
+  const put = (
+    value: string,
+    x: number,
+    y: number,
+    width: number,
+    s: Style & { align?: 'left' | 'right' } = {},
+  ) => {
+    style(s);
+    const content = text(value);
+    doc.text(content, x, y, { width, align: s.align ?? 'left' });
+    return y + doc.heightOfString(content, { width });
+  };
+  let y = PAGE.margin;
+  const ensureSpace = (height: number) => {
+    if (y + height > BOTTOM) {
+      doc.addPage();
+      y = PAGE.margin;
+    }
+  };
+
+  // Header: the store on the left, the invoice's identity on the right.
+  let leftY = put(view.store.name, LEFT, y, 290, { font: bold, size: 18 });
+  for (const line of view.store.lines) {
+    leftY = put(line, LEFT, leftY + 2, 290, { size: 9, color: MUTED });
+  }
+  let rightY = put('Invoice', LEFT + 295, y, 200, {
+    font: bold,
+    size: 22,
+    align: 'right',
+  });
+  const identity = [
+    `Invoice #${view.number}`,
+    `Date: ${date(view.issuedAt)}`,
+    `Status: ${view.statusLabel}`,
+  ];
+  for (const line of identity) {
+    rightY = put(line, LEFT + 295, rightY + 3, 200, { align: 'right' });
+  }
+  if (view.testMode) {
+    rightY = put('Test mode: no real payment', LEFT + 295, rightY + 3, 200, {
+      font: bold,
+      color: '#b45309',
+      align: 'right',
+    });
+  }
+  y = Math.max(leftY, rightY) + 28;
+
+  // Bill-to block: the caller's fields, else what the record knows.
+  const f = view.fields;
+  const billTo = [
+    f.name ?? view.customer.name,
+    ...(f.address ? f.address.split('\n') : []),
+    joinPresent([f.city, joinPresent([f.state, f.zip_code], ' ')], ', '),
+    countryName(f.country ?? view.customer.country ?? ''),
+    view.customer.email,
+  ].filter((line) => line !== '');
+  y = put('Bill to', LEFT, y, WIDTH, { font: bold, size: 9, color: MUTED });
+  for (const line of billTo) y = put(line, LEFT, y + 2, 300);
+  y += 24;
+
+  // Line items.
+  const header = (top: number) => {
+    doc.rect(LEFT, top - 5, WIDTH, 20).fill('#f1f3f5');
+    const cell = { font: bold, size: 9, color: MUTED } as const;
+    put(
+      'Description',
+      COLUMNS.description.x + 4,
+      top,
+      COLUMNS.description.width,
+      cell,
+    );
+    put('Qty', COLUMNS.quantity.x, top, COLUMNS.quantity.width, {
+      ...cell,
+      align: 'right',
+    });
+    put('Unit price', COLUMNS.unitPrice.x, top, COLUMNS.unitPrice.width, {
+      ...cell,
+      align: 'right',
+    });
+    put('Amount', COLUMNS.amount.x, top, COLUMNS.amount.width - 4, {
+      ...cell,
+      align: 'right',
+    });
+    return top + 22;
+  };
+  y = header(y);
+  for (const item of view.lines) {
+    style({});
+    const description = text(item.description);
+    const height = Math.max(
+      doc.heightOfString(description, { width: COLUMNS.description.width }),
+      12,
+    );
+    if (y + height + 10 > BOTTOM) {
+      doc.addPage();
+      y = header(PAGE.margin);
+    }
+    put(
+      item.description,
+      COLUMNS.description.x + 4,
+      y,
+      COLUMNS.description.width,
+    );
+    put(String(item.quantity), COLUMNS.quantity.x, y, COLUMNS.quantity.width, {
+      align: 'right',
+    });
+    put(
+      money(item.unitPrice),
+      COLUMNS.unitPrice.x,
+      y,
+      COLUMNS.unitPrice.width,
+      { align: 'right' },
+    );
+    put(money(item.total), COLUMNS.amount.x, y, COLUMNS.amount.width - 4, {
+      align: 'right',
+    });
+    y += height + 8;
+    doc
+      .moveTo(LEFT, y - 4)
+      .lineTo(LEFT + WIDTH, y - 4)
+      .lineWidth(0.5)
+      .stroke(RULE);
+  }
+  y += 8;
+
+  // Totals, right-aligned under the amounts.
+  const rows: { label: string; value: string; strong?: boolean }[] = [
+    { label: 'Subtotal', value: money(view.subtotal) },
+  ];
+  if (view.discountTotal > 0) {
+    rows.push({ label: 'Discount', value: `-${money(view.discountTotal)}` });
+  }
+  if (view.taxName !== null || view.tax > 0) {
+    const rate = view.taxRate !== null ? ` (${view.taxRate}%)` : '';
+    const inclusive = view.taxInclusive ? ', included' : '';
+    rows.push({
+      label: `${view.taxName ?? 'Tax'}${rate}${inclusive}`,
+      value: money(view.tax),
+    });
+  }
+  rows.push({
+    label: `Total (${view.currency})`,
+    value: money(view.total),
+    strong: true,
+  });
+  if (view.status === 'paid' || view.refundedAmount > 0) {
+    rows.push({ label: 'Amount paid', value: money(view.total) });
+  } else if (view.status === 'pending') {
+    rows.push({ label: 'Amount due', value: money(view.total) });
+  }
+  if (view.refundedAmount > 0) {
+    const when = view.refundedAt ? ` on ${date(view.refundedAt)}` : '';
+    rows.push({
+      label: `Refunded${when}`,
+      value: `-${money(view.refundedAmount)}`,
+    });
+  }
+  ensureSpace(rows.length * 18 + 10);
+  for (const row of rows) {
+    const s: Style = row.strong ? { font: bold, size: 12 } : {};
+    const labelBottom = put(row.label, LEFT + 150, y, 240, {
+      ...s,
+      align: 'right',
+    });
+    const valueBottom = put(
+      row.value,
+      COLUMNS.amount.x,
+      y,
+      COLUMNS.amount.width - 4,
+      {
+        ...s,
+        align: 'right',
+      },
+    );
+    y = Math.max(labelBottom, valueBottom) + 6;
+  }
+
+  if (f.notes) {
+    y += 18;
+    style({});
+    ensureSpace(30 + doc.heightOfString(text(f.notes), { width: WIDTH }));
+    y = put('Notes', LEFT, y, WIDTH, { font: bold, size: 9, color: MUTED });
+    put(f.notes, LEFT, y + 2, WIDTH);
+  }
+
+  doc.end();
+  return finished;
+}

@@ -1,0 +1,56 @@
+/** The bill-to fields a caller may pass to generate-invoice, all optional. */
+export interface InvoiceFields {
+  name?: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  zip_code?: string;
+  country?: string;
+  notes?: string;
+  /** BCP 47 locale for amounts and dates (the reference's optional `locale`). */
+  locale?: string;
+}
+
+export interface InvoiceLine {
+  description: string;
+  quantity: number;
+  /** Minor units of the invoice currency. */
+  unitPrice: number;
+  total: number;
+}
+
+/**
+ * What an invoice source knows about one billable record: everything on the
+ * PDF except the fields the caller typed. Amounts are integer minor units
+ * of `currency`. It must be a function of the record alone (no "now"), since
+ * its hash names the stored PDF.
+ */
+export interface InvoiceData {
+  /** Printed after "Invoice #", e.g. the order number. */
+  number: string;
+  issuedAt: Date;
+  currency: string;
+  /** Machine status (`paid`, `refunded`, `pending`, `void`, …) and its label. */
+  status: string;
+  statusLabel: string;
+  testMode: boolean;
+  store: { name: string; lines: string[] };
+  /** Bill-to defaults when the caller's fields leave them out. */
+  customer: { name: string; email: string; country: string | null };
+  lines: InvoiceLine[];
+  subtotal: number;
+  discountTotal: number;
+  tax: number;
+  total: number;
+  taxName: string | null;
+  /** Decimal percentage as on the wire, e.g. "20.00"; null without tax. */
+  taxRate: string | null;
+  taxInclusive: boolean;
+  refundedAmount: number;
+  refundedAt: Date | null;
+}
+
+/** Everything the PDF shows. */
+export interface InvoiceView extends InvoiceData {
+  fields: InvoiceFields;
+}

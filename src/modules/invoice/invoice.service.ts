@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Principal } from '../../http/auth/principal';
+import type { RawQuery } from '../../http/json-api/list-query';
+import { parseIntegerId } from '../../http/json-api/resource';
+import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+import { FILE_STORAGE } from '../../storage/file-storage';
+import type { FileStorage } from '../../storage/file-storage';
+import { invoiceFieldsFromQuery, invoiceFieldsQuery } from './invoice-fields';
+import { InvoiceFonts, renderInvoicePdf } from './invoice-pdf';
+import { InvoiceSource, InvoiceSources } from './invoice-source';
+import { InvoiceData, InvoiceFields, InvoiceView } from './invoice-view';
+import { InvoicePdfJob, InvoicePdfJobs } from './invoice.queue';
+
+/** Bump when the layout changes, so stored PDFs are rendered anew. */
+const LAYOUT_VERSION = 1;
+/** Seconds a client should wait before asking for a PDF that is being rendered. */
+export const RETRY_AFTER_SECONDS = 2;
+/** Query parameters of a download link that are not invoice fields. */
+const LINK_PARAMS = ['owner', 'mode', 'signature'];
+
+/** Whose view of the record a link carries: the key holder who asked for it. */
+export interface InvoiceScope {
+  userId: number;
+  testMode: boolean;
+}
+
+export type InvoiceDownload =
+  | { ready: true; filename: string; size: number; stream: Readable }
+  | { ready: false; retryAfterSeconds: number };
+
+/** JSON with sorted keys, so equal views hash equally whatever their key order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(
+          Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1)),
+        )
+      : item,
+  );
+}
+
+/**
+ * Invoice PDFs for any registered source. A PDF is named by the hash of
+ * everything it shows, so the same record and fields map to one job and one
+ * file, and a record that changes (a refund) maps to a new one.
+ */
+@Injectable()
+export class InvoiceService {
+  private readonly logger = new Logger(InvoiceService.name);
+  private readonly fonts: InvoiceFonts;
+
+  constructor(
+    private readonly sources: InvoiceSources,
+    private readonly jobs: InvoicePdfJobs,
+    private readonly signedUrls: SignedUrls,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.fonts = {
+      regular: config.invoices.font,
+      bold: config.invoices.boldFont,
+    };
+  }
+
+  /**
+   * generate-invoice: checks the record is visible, queues its PDF and
+   * returns the signed download link at once.
+   */
+  async generate(
+    principal: Principal,
+    type: string,
+    rawId: string,
+    fields: InvoiceFields,
+  ): Promise<string> {
+    const source = this.source(type);
+    const id = parseIntegerId(rawId);
+    if (id === null) throw AppError.notFound();
+    const data = await source.load(principal, id);
+    if (!data) throw AppError.notFound();
+    const scope: InvoiceScope = {
+      userId: principal.userId,
+      testMode: principal.testMode,
+    };
+    const hash = this.contentHash(type, id, { ...data, fields });
+    if (!(await this.storage.exists(this.storageKey(type, id, hash)))) {
+      // The link re-enqueues on its first poll, so a queue outage here only delays.
+      await this.jobs
+        .enqueue({ type, id, scope, fields }, hash)
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { err: error, type, id },
+            'Could not enqueue an invoice PDF',
+          ),
+        );
+    }
+    return this.link(type, id, scope, fields);
+  }
+
+  /**
+   * The signed, non-expiring download link of a record's invoice. Pure: no
+   * I/O; the PDF is rendered on the link's first request. With a scope the
+   * link reads the record as that user in that mode; with null (for
+   * `urls.invoice_url`) the source must implement `loadLinked`.
+   */
+  link(
+    type: string,
+    id: number,
+    scope: InvoiceScope | null,
+    fields: InvoiceFields = {},
+  ): string {
+    const query = invoiceFieldsQuery(fields);
+    if (scope) {
+      query.append('owner', String(scope.userId));
+      query.append('mode', scope.testMode ? 'test' : 'live');
+    }
+    return this.signedUrls.sign(
+      this.config.http.publicBaseUrl,
+      `/invoices/${type}/${id}?${query.toString()}`,
+    );
+  }
+
+  /** The PDF behind a link whose signature the route has checked. */
+  async download(
+    type: string,
+    rawId: string,
+    query: RawQuery,
+  ): Promise<InvoiceDownload> {
+    const source = this.source(type);
+    const id = parseIntegerId(rawId);
+    const scope = this.scopeOf(query);
+    if (id === null || scope === undefined) throw AppError.notFound();
+    const fields = invoiceFieldsFromQuery(query, LINK_PARAMS);
+    const data = await this.loadFor(source, id, scope);
+    if (!data) throw AppError.notFound('This invoice no longer exists.');
+    const hash = this.contentHash(type, id, { ...data, fields });
+    const file = await this.storage.open(this.storageKey(type, id, hash));
+    if (file) {
+      const safeNumber = data.number.replace(/[^A-Za-z0-9_-]/g, '') || id;
+      return {
+        ready: true,
+        filename: `invoice-${safeNumber}.pdf`,
+        ...file,
+      };
+    }
+    await this.jobs.enqueue({ type, id, scope, fields }, hash);
+    return { ready: false, retryAfterSeconds: RETRY_AFTER_SECONDS };
+  }
+
+  /**
+   * The worker's half: renders and stores one PDF. Idempotent: a re-run
+   * overwrites the same key atomically with the same content.
+   */
+  async render(job: InvoicePdfJob): Promise<void> {
+    const source = this.source(job.type);
+    const data = await this.loadFor(source, job.id, job.scope);
+    if (!data) {
+      this.logger.warn(
+        { type: job.type, id: job.id },
+        'Invoice record is gone; nothing to render',
+      );
+      return;
+    }
+    const view: InvoiceView = { ...data, fields: job.fields };
+    const key = this.storageKey(
+      job.type,
+      job.id,
+      this.contentHash(job.type, job.id, view),
+    );
+    const pdf = await renderInvoicePdf(view, { fonts: this.fonts });
+    await this.storage.put(key, pdf);
+  }
+
+  private source(type: string): InvoiceSource {
+    const source = this.sources.get(type);
+    if (!source) throw AppError.notFound('No route matches this path.');
+    return source;
+  }
+
+  /** The link's scope; null when it has none, undefined when it is malformed. */
+  private scopeOf(query: RawQuery): InvoiceScope | null | undefined {
+    if (query.owner === undefined && query.mode === undefined) return null;
+    const owner = typeof query.owner === 'string' ? query.owner : '';
+    const userId = parseIntegerId(owner);
+    if (userId === null) return undefined;
+    if (query.mode !== 'test' && query.mode !== 'live') return undefined;
+    return { userId, testMode: query.mode === 'test' };
+  }
+
+  /** A scoped link stands in for the key that asked for it: same user, same mode. */
+  private loadFor(
+    source: InvoiceSource,
+    id: number,
+    scope: InvoiceScope | null,
+  ): Promise<InvoiceData | null> {
+    if (scope) {
+      const principal: Principal = { ...scope, apiKeyId: 0 };
+      return source.load(principal, id);
+    }
+    return source.loadLinked ? source.loadLinked(id) : Promise.resolve(null);
+  }
+
+  private contentHash(
+    type: string,
+    id: number,
+    view: InvoiceData & { fields: InvoiceFields },
+  ): string {
+    return createHash('sha256')
+      .update(
+        canonicalJson({
+          layout: LAYOUT_VERSION,
+          fonts: this.fonts,
+          type,
+          id,
+          view,
+        }),
+      )
+      .digest('hex')
+      .slice(0, 32);
+  }
+
+  private storageKey(type: string, id: number, hash: string): string {
+    return `invoices/${type}/${id}/${hash}.pdf`;
+  }
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { assertSafeKey, FileStorage, StoredFile } from './file-storage';
+
+function isMissing(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ENOENT';
+}
+
+/** FileStorage on a local (or shared network) directory. */
+export class LocalFileStorage implements FileStorage {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    // Same directory as the target, so rename is atomic (one filesystem).
+    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(temp, 'wx', 0o640);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    try {
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async open(key: string): Promise<StoredFile | null> {
+    const path = this.path(key);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    try {
+      const { size } = await handle.stat();
+      // The stream owns the handle from here and closes it when done.
+      return { size, stream: createReadStream('', { fd: handle }) };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.path(key))).isFile();
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  private path(key: string): string {
+    assertSafeKey(key);
+    const path = join(this.root, ...key.split('/'));
+    // Belt and braces: the checked key can only resolve inside the root.
+    if (!path.startsWith(this.root + sep)) {
+      throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
+    }
+    return path;
+  }
+}
