@@ -233,7 +233,9 @@ export function sharedResponses(): Record<string, ResponseObject> {
       ...errorResponse('The path exists but not with this method.'),
       headers: { Allow: { schema: { type: 'string' } } },
     },
-    Conflict: errorResponse('`data.id` does not match the id in the URL.'),
+    Conflict: errorResponse(
+      '`data.id` does not match the id in the URL, or a request with the same Idempotency-Key is still in progress.',
+    ),
     PayloadTooLarge: errorResponse('The body is larger than 1 MiB.'),
     UnsupportedMediaType: errorResponse(
       'The body is not JSON:API, JSON or form fields.',
@@ -246,9 +248,14 @@ export function sharedResponses(): Record<string, ResponseObject> {
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
     },
     HtmlPage: htmlResponse('The page.'),
-    HtmlRefusal: htmlResponse(
-      'A refusal rendered as a page (bad or expired signature, unknown record, invalid input).',
-    ),
+    HtmlRefusal: {
+      description:
+        'A refusal: a page for invalid input on the page itself, a JSON:API error document when the signed link is refused.',
+      content: {
+        'text/html': { schema: { type: 'string' } },
+        [JSON_API_MEDIA_TYPE]: { schema: ref('ErrorDocument') },
+      },
+    },
     InternalError: errorResponse(
       'Unexpected failure; the detail is generic and the request id is logged.',
     ),

@@ -346,9 +346,14 @@ export function buildOpenApiDocument(
               'UnsupportedMediaType',
               'Unprocessable',
             ),
+            // A relationship to no visible record.
+            ...errors('NotFound'),
             ...(rules.update ? errors('Conflict') : {}),
           }
         : {};
+      // Another request with the same Idempotency-Key still in progress.
+      const idempotencyErrors =
+        method === 'post' && !isPublic ? errors('Conflict') : {};
       const requestBody = rules
         ? {
             required: true,
@@ -416,6 +421,7 @@ export function buildOpenApiDocument(
                     ref(schemaNames.document(type)),
                   ),
             ...bodyErrors,
+            ...idempotencyErrors,
             ...notFound,
             ...authErrors,
           },

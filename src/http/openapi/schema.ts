@@ -15,6 +15,10 @@ export const int = (description?: string): SchemaObject => ({
   type: 'integer',
   ...(description ? { description } : {}),
 });
+export const num = (description?: string): SchemaObject => ({
+  type: 'number',
+  ...(description ? { description } : {}),
+});
 export const bool = (description?: string): SchemaObject => ({
   type: 'boolean',
   ...(description ? { description } : {}),

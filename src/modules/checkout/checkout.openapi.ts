@@ -167,7 +167,7 @@ export const checkoutOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': htmlResponse('The checkout page.'),
-        default: htmlResponse('A refusal (bad signature, expired, unavailable).'),
+        default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
     'POST /checkout/{kind}/{id}': {
@@ -188,7 +188,7 @@ export const checkoutOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': htmlResponse('The receipt.'),
-        default: htmlResponse('A refusal.'),
+        default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
   },

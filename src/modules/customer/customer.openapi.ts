@@ -49,7 +49,7 @@ export const customerOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': htmlResponse('The portal page.'),
-        default: htmlResponse('A refusal (bad signature, unknown customer).'),
+        default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
   },

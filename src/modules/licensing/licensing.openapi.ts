@@ -84,7 +84,9 @@ function licenseOperation(
         'Refused (disabled or expired key, limit reached, unknown instance).',
         { anyOf: [result(false), brief] },
       ),
-      '404': plainJsonResponse('Unknown license key.', brief),
+      '404': plainJsonResponse('Unknown license key, or unknown instance of a known key.', {
+        anyOf: [brief, result(false)],
+      }),
       '422': plainJsonResponse('A field is missing or invalid.', brief),
       '429': plainJsonResponse('Rate limit (per client IP).', brief),
       '500': plainJsonResponse('Unexpected failure.', brief),
