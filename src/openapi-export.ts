@@ -7,10 +7,10 @@ import { createApiApp } from './app/bootstrap';
 import { loadConfig } from './config/app-config';
 import { closeDatabase, openDatabase } from './database/database-connection';
 import { runMigrations } from './database/migrate';
-import { OpenApiService } from './http/openapi/openapi.service';
-
-/** The server the checked-in document names; a deployment serves its own PUBLIC_BASE_URL. */
-export const DOCUMENT_SERVER = 'http://localhost:8080';
+import {
+  DOCUMENT_SERVER,
+  OpenApiService,
+} from './http/openapi/openapi.service';
 
 /**
  * `npm run openapi`: boots the API (on a throw-away in-memory database, no

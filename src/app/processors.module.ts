@@ -13,7 +13,13 @@ import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
-  imports: [AccountModule, IdempotencyModule, WebhooksModule, BillingModule, InvoiceModule],
+  imports: [
+    AccountModule,
+    IdempotencyModule,
+    WebhooksModule,
+    BillingModule,
+    InvoiceModule,
+  ],
   providers: [
     ApiKeyUsageProcessor,
     IdempotencyPurgeProcessor,

@@ -118,7 +118,7 @@ export function sharedSchemas(): Record<string, SchemaObject> {
         detail: str(),
         source: {
           type: 'object',
-          properties: { pointer: str(), parameter: str() },
+          properties: { pointer: str(), parameter: str(), header: str() },
           additionalProperties: false,
           minProperties: 1,
           maxProperties: 1,
@@ -224,10 +224,14 @@ export function sharedResponses(): Record<string, ResponseObject> {
     BadRequest: errorResponse(
       'Malformed request: an unknown or invalid query parameter (`source.parameter`), malformed JSON or a body of the wrong shape (`source.pointer`).',
     ),
-    Unauthorized: errorResponse('Missing, malformed, expired or revoked API key.'),
-    Forbidden: errorResponse('The signature of a signed URL is missing, wrong or expired.'),
+    Unauthorized: errorResponse(
+      'Missing, malformed, expired or revoked API key.',
+    ),
+    Forbidden: errorResponse(
+      'The signature of a signed URL is missing, wrong or expired.',
+    ),
     NotFound: errorResponse(
-      'No such record, or one outside the key\'s stores or mode.',
+      "No such record, or one outside the key's stores or mode.",
     ),
     MethodNotAllowed: {
       ...errorResponse('The path exists but not with this method.'),

@@ -49,7 +49,10 @@ export interface OpenApiContribution {
   resources?: ResourceDoc[];
   operations?: Record<string, OperationDoc>;
   /** Operations that extend the generic ones (summaries of action routes, extra query parameters). */
-  notes?: Record<string, Partial<Pick<OperationDoc, 'summary' | 'description' | 'parameters'>>>;
+  notes?: Record<
+    string,
+    Partial<Pick<OperationDoc, 'summary' | 'description' | 'parameters'>>
+  >;
 }
 
 export const OPENAPI_CONTRIBUTIONS = Symbol('OPENAPI_CONTRIBUTIONS');

@@ -137,7 +137,7 @@ export function buildOpenApiDocument(
     .setVersion('v1')
     .setDescription(
       'Self-hostable digital-commerce API, wire-compatible with the Lemon Squeezy v1 REST API (JSON:API). ' +
-        'Every `/v1` route takes `Authorization: Bearer <API key>` except the License API; a key sees only its user\'s stores and only records of its own mode (test or live). ' +
+        "Every `/v1` route takes `Authorization: Bearer <API key>` except the License API; a key sees only its user's stores and only records of its own mode (test or live). " +
         'Lists take `page[number]`, `page[size]` (1–100, default 10), `filter[...]`, `sort` and `include`.',
     )
     .addServer(serverUrl)
@@ -285,8 +285,7 @@ export function buildOpenApiDocument(
       const isPublic = reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
       const status = String(
         (Reflect.getMetadata(HTTP_CODE_METADATA, route.handler) as
-          | number
-          | undefined) ?? (method === 'post' ? 201 : 200),
+          number | undefined) ?? (method === 'post' ? 201 : 200),
       );
       const security = isPublic ? [] : undefined;
       const common = (doc: OperationDoc): OperationObject => ({
@@ -327,7 +326,11 @@ export function buildOpenApiDocument(
       const segments = path.split('/').filter(Boolean);
       const type = segments[1];
       const doc = resourceDocs.get(type);
-      if (segments[0] !== 'v1' || !doc) {
+      const notJsonApi = reflector.getAllAndOverride<boolean>(
+        NOT_JSON_API,
+        targets,
+      );
+      if (segments[0] !== 'v1' || !doc || notJsonApi) {
         throw new OpenApiDrift(
           `${key} is not a JSON:API resource route: document it in a *.openapi.ts`,
         );
@@ -439,7 +442,10 @@ export function buildOpenApiDocument(
           ...generated,
           ...(note?.summary ? { summary: note.summary } : {}),
           ...(note?.description ? { description: note.description } : {}),
-          parameters: [...(generated.parameters ?? []), ...(note?.parameters ?? [])],
+          parameters: [
+            ...(generated.parameters ?? []),
+            ...(note?.parameters ?? []),
+          ],
         }),
       );
     }
@@ -455,7 +461,7 @@ export function buildOpenApiDocument(
     const pattern = new RegExp(
       `^${path.replace(/\{[^}]+\}/g, '[^/]+').replace(/\//g, '\\/')}$`,
     );
-    for (const [key, operation] of [...overrides]) {
+    for (const [key, operation] of overrides) {
       const [keyMethod, keyPath] = key.split(' ');
       if (keyMethod !== method.toUpperCase() || !pattern.test(keyPath))
         continue;

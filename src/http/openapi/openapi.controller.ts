@@ -40,6 +40,7 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
   docExpansion: 'list',
   defaultModelsExpandDepth: 0,
   persistAuthorization: false,
+  filter: true,
 });
 `;
 

@@ -6,6 +6,9 @@ import { OPENAPI_CONTRIBUTIONS } from './openapi-contribution';
 import type { OpenApiContribution } from './openapi-contribution';
 import { buildOpenApiDocument } from './openapi-document';
 
+/** The server the checked-in docs/openapi.json names; a deployment serves its own PUBLIC_BASE_URL. */
+export const DOCUMENT_SERVER = 'http://localhost:8080';
+
 /**
  * The OpenAPI document of this server, built once from the running
  * application on first use (the resource types register themselves during

@@ -76,7 +76,8 @@ export const catalogOpenApi: OpenApiContribution = {
     },
     {
       type: 'prices',
-      description: 'Prices are immutable; a variant’s current price is its newest. No `test_mode`.',
+      description:
+        'Prices are immutable; a variant’s current price is its newest. No `test_mode`.',
       attributes: {
         variant_id: int(),
         category: oneOf('one_time', 'subscription', 'lead_magnet', 'pwyw'),

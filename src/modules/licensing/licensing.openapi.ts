@@ -64,7 +64,10 @@ function licenseOperation(
     properties.meta = meta;
     return exact(properties);
   };
-  const brief = exact({ [flag]: { type: 'boolean', enum: [false] }, error: str() });
+  const brief = exact({
+    [flag]: { type: 'boolean', enum: [false] },
+    error: str(),
+  });
   const body = { ...exact(fields), required };
   return {
     summary,
@@ -84,9 +87,12 @@ function licenseOperation(
         'Refused (disabled or expired key, limit reached, unknown instance).',
         { anyOf: [result(false), brief] },
       ),
-      '404': plainJsonResponse('Unknown license key, or unknown instance of a known key.', {
-        anyOf: [brief, result(false)],
-      }),
+      '404': plainJsonResponse(
+        'Unknown license key, or unknown instance of a known key.',
+        {
+          anyOf: [brief, result(false)],
+        },
+      ),
       '422': plainJsonResponse('A field is missing or invalid.', brief),
       '429': plainJsonResponse('Rate limit (per client IP).', brief),
       '500': plainJsonResponse('Unexpected failure.', brief),

@@ -38,7 +38,8 @@ export const webhooksOpenApi: OpenApiContribution = {
     },
     {
       type: 'webhook-deliveries',
-      description: 'Beyond upstream: one event sent to one webhook, with every attempt.',
+      description:
+        'Beyond upstream: one event sent to one webhook, with every attempt.',
       attributes: {
         webhook_id: int(),
         event_id: int(),
@@ -70,7 +71,8 @@ export const webhooksOpenApi: OpenApiContribution = {
   operations: {
     'GET /v1/webhooks/{id}/deliveries': {
       summary: "List a webhook's deliveries",
-      description: 'Beyond upstream: the delivery log of one webhook, newest first.',
+      description:
+        'Beyond upstream: the delivery log of one webhook, newest first.',
       tags: ['webhooks'],
       listParametersOf: 'webhook-deliveries',
       responses: {
