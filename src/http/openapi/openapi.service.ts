@@ -7,7 +7,7 @@ import type { OpenApiContribution } from './openapi-contribution';
 import { buildOpenApiDocument } from './openapi-document';
 
 /** The server the checked-in docs/openapi.json names; a deployment serves its own PUBLIC_BASE_URL. */
-export const DOCUMENT_SERVER = 'http://localhost:8080';
+export const DOCUMENT_SERVER = 'http://localhost:3000';
 
 /**
  * The OpenAPI document of this server, built once from the running
