@@ -34,8 +34,8 @@ const DOMAIN_MODULES = [
   OrderModule,
   DiscountModule,
   CheckoutModule,
-  BillingModule,
   LicensingModule,
+  BillingModule,
   InvoiceModule,
 ];
 

@@ -58,3 +58,20 @@ describe('money configuration', () => {
     );
   });
 });
+
+describe('loadConfig: files and invoice fonts', () => {
+  it('keeps files under DATA_DIR unless STORAGE_DIR says otherwise', () => {
+    const config = loadConfig({ ...base, DATA_DIR: '/tmp/zest-data' });
+    expect(config.storage.dir).toBe('/tmp/zest-data/storage');
+    expect(config.invoices).toEqual({ font: null, boldFont: null });
+    expect(loadConfig({ ...base, STORAGE_DIR: '/srv/files' }).storage.dir).toBe(
+      '/srv/files',
+    );
+  });
+
+  it('refuses an invoice font that does not exist', () => {
+    expect(() =>
+      loadConfig({ ...base, INVOICE_FONT: '/nonexistent/font.ttf' }),
+    ).toThrow(/INVOICE_FONT: no such file/);
+  });
+});

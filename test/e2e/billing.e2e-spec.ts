@@ -386,8 +386,9 @@ describe('billing: a subscription from purchase to expiry', () => {
     const item = s.first_subscription_item as Attributes;
     expect(item).toMatchObject({ quantity: 0, is_usage_based: true });
     const itemId = String(item.id);
-    // Nothing was charged at purchase, so the customer saves a card on the portal.
-    expect(s.card_last_four).toBeNull();
+    // Nothing was charged at purchase, but the card was verified and saved
+    // for renewals; the customer can still replace it on the portal.
+    expect(s.card_last_four).toBe('4242');
     await request(t.baseUrl)
       .post(pathOf((s.urls as Record<string, string>).update_payment_method))
       .send({ card_number: '4242 4242 4242 4242' })
@@ -571,6 +572,14 @@ describe('billing: a subscription from purchase to expiry', () => {
           r.attributes.billing_reason === 'renewal',
       )?.attributes.total,
     ).toBe(900);
+    // The trial's own order charged nothing: the renewal is the first charge.
+    expect(
+      included.find(
+        (r) =>
+          r.type === 'subscription-invoices' &&
+          r.attributes.billing_reason === 'initial',
+      )?.attributes.total,
+    ).toBe(0);
     const nested = await api()
       .get(`/v1/subscriptions/${subscription.id}/subscription-invoices`)
       .expect(200);

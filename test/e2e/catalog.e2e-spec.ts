@@ -572,6 +572,35 @@ describe('catalog: a store stocked over the API', () => {
       }).expect(200);
     });
 
+    it('keeps sort positions distinct and the newest price current under parallel posts', async () => {
+      const product = await createProduct(t.baseUrl, merchant.testKey, storeId);
+      const variants = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          createVariant(t.baseUrl, merchant.testKey, product.id, {
+            name: `Parallel ${i}`,
+          }),
+        ),
+      );
+      const sorts = variants.map((v) => Number(v.attributes.sort));
+      expect(new Set(sorts).size).toBe(6);
+      const prices = await Promise.all(
+        [100, 200, 300, 400].map((unit_price) =>
+          createPrice(t.baseUrl, merchant.testKey, variants[0].id, {
+            unit_price,
+          }),
+        ),
+      );
+      const newest = prices.reduce((a, b) =>
+        Number(a.id) > Number(b.id) ? a : b,
+      );
+      const variant = (await get(`/v1/variants/${variants[0].id}`)).body.data;
+      expect(variant.attributes.price).toBe(newest.attributes.unit_price);
+      const linkage = await get(
+        `/v1/variants/${variants[0].id}/relationships/price-model`,
+      ).expect(200);
+      expect(linkage.body.data).toEqual({ type: 'prices', id: newest.id });
+    });
+
     it('updates a product and refuses bad updates', async () => {
       const updated = await send('patch', `/v1/products/${usage.id}`, {
         data: {

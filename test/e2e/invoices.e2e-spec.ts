@@ -1,12 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import {
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateOrderInvoice } from '@lemonsqueezy/lemonsqueezy.js';
 import request from 'supertest';
@@ -23,6 +15,7 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
+import { pdfToText, pollInvoice as poll } from '../support/invoices';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
@@ -95,40 +88,6 @@ async function createOrder(t: TestApp, spec: OrderSpec): Promise<OrderView> {
     );
     return order;
   });
-}
-
-function pdfToText(pdf: Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'zest-invoice-'));
-  try {
-    const file = join(dir, 'invoice.pdf');
-    writeFileSync(file, pdf);
-    return execFileSync('pdftotext', ['-layout', file, '-'], {
-      encoding: 'utf8',
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** GETs a link until it serves the PDF; returns every status seen and the PDF. */
-async function poll(
-  link: string,
-): Promise<{ statuses: number[]; pdf: Buffer }> {
-  const statuses: number[] = [];
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const response = await fetch(link);
-    const body = Buffer.from(await response.arrayBuffer());
-    statuses.push(response.status);
-    if (response.status === 200) {
-      expect(response.headers.get('content-type')).toBe('application/pdf');
-      expect(body.subarray(0, 5).toString()).toBe('%PDF-');
-      return { statuses, pdf: body };
-    }
-    expect(response.status).toBe(202);
-    expect(response.headers.get('retry-after')).toBe('2');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the PDF never became ready: ${statuses.join(',')}`);
 }
 
 // PDFs are rendered by the worker: a worker context of its own against

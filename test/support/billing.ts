@@ -22,6 +22,7 @@ export async function buySubscription(
   storeId: number,
   price: Record<string, unknown>,
   buyer: Record<string, unknown> = {},
+  productAttributes: Record<string, unknown> = {},
 ) {
   const { product, variantId, priceId } = await createPricedProduct(
     baseUrl,
@@ -33,6 +34,7 @@ export async function buySubscription(
       renewal_interval_quantity: 1,
       ...price,
     },
+    productAttributes,
   );
   const url = await buyNowUrl(baseUrl, key, product.id);
   const purchase = await buy(baseUrl, url, buyer);

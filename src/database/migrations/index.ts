@@ -6,6 +6,7 @@ import { OrdersAndCheckouts1763850000000 } from './1763850000000-orders-and-chec
 import { Webhooks1763900000000 } from './1763900000000-webhooks';
 import { Licensing1763950000000 } from './1763950000000-licensing';
 import { Billing1763960000000 } from './1763960000000-billing';
+import { SubscriptionInvoiceLines1763970000000 } from './1763970000000-subscription-invoice-lines';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   Webhooks1763900000000,
   Licensing1763950000000,
   Billing1763960000000,
+  SubscriptionInvoiceLines1763970000000,
 ];

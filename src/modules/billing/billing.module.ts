@@ -3,9 +3,11 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CheckoutModule } from '../checkout/checkout.module';
 import { CustomerModule } from '../customer/customer.module';
+import { InvoiceModule } from '../invoice/invoice.module';
 import { LicenseKeyService } from '../licensing/license-key.service';
 import { LicensingModule } from '../licensing/licensing.module';
 import { PaymentModule } from '../payment/payment.module';
+import { StoreModule } from '../store/store.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { BillingPayments } from './billing-payments';
 import { BILLING_RENEWAL_QUEUE } from './renewal.queue';
@@ -18,6 +20,7 @@ import { SubscriptionInvoiceController } from './subscription-invoice.controller
 import { SubscriptionInvoice } from './subscription-invoice.entity';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { SubscriptionInvoiceSerializer } from './subscription-invoice.serializer';
+import { SubscriptionInvoiceSource } from './subscription-invoice.source';
 import { SubscriptionInvoiceService } from './subscription-invoice.service';
 import { SubscriptionItemController } from './subscription-item.controller';
 import { SubscriptionItem } from './subscription-item.entity';
@@ -50,8 +53,11 @@ import { UsageRecordService } from './usage-record.service';
     BullModule.registerQueue({ name: BILLING_RENEWAL_QUEUE }),
     CheckoutModule,
     CustomerModule,
+    // Invoice PDFs: billing plugs in a source and links `urls.invoice_url`.
+    InvoiceModule,
     LicensingModule,
     PaymentModule,
+    StoreModule,
     WebhooksModule,
   ],
   controllers: [
@@ -77,6 +83,7 @@ import { UsageRecordService } from './usage-record.service';
     SubscriptionItemSerializer,
     UsageRecordSerializer,
     SubscriptionInvoiceSerializer,
+    SubscriptionInvoiceSource,
     SubscriptionPurchaseExtension,
     SubscriptionCustomerActivity,
     // License keys of a subscription expire with it.

@@ -133,7 +133,7 @@ export const USAGE_RECORD_RENDERER: ResourceRenderer<UsageRecord> = {
   }),
 };
 
-const INVOICE_STATUS_FORMATTED: Record<InvoiceStatus, string> = {
+export const INVOICE_STATUS_FORMATTED: Record<InvoiceStatus, string> = {
   pending: 'Pending',
   paid: 'Paid',
   void: 'Void',

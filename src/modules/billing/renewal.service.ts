@@ -8,6 +8,7 @@ import {
   renewalDiscount,
   SubscriptionBilling,
 } from './subscription-billing.service';
+import { linesTotal, withCarriedProration } from './invoice-lines';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
@@ -132,19 +133,22 @@ export class RenewalService {
       );
     }
     const items = await this.subscriptions.itemsOf(manager, s.id);
-    const advance = await this.billing.advanceAmount(manager, items);
-    const usage = wasTrial
-      ? 0
-      : await this.billing.usageAmount(manager, items, s.currentPeriodStart);
-    const due = advance + usage + s.pendingProration;
-    s.pendingProration = Math.min(0, due);
+    const charges = await this.billing.renewalCharges(
+      manager,
+      s,
+      items,
+      !wasTrial,
+    );
+    const lines = withCarriedProration(charges, s.pendingProration);
+    s.pendingProration = Math.min(0, linesTotal(charges) + s.pendingProration);
     s.currentPeriodStart = start;
     s.renewsAt = periodEndOf(s, start);
     if (wasTrial) s.trialEndsAt = null;
+    const subtotal = linesTotal(lines);
     const invoice = await this.billing.createInvoice(manager, s, {
       reason: 'renewal',
-      subtotal: Math.max(0, due),
-      discountTotal: renewalDiscount(s, Math.max(0, due), start),
+      lines,
+      discountTotal: renewalDiscount(s, subtotal, start),
       periodStart: start,
       periodEnd: s.renewsAt,
       now,

@@ -12,6 +12,14 @@ import { periodEnd } from './billing-period';
 import { prorationMode } from './proration';
 import { BillingPayments } from './billing-payments';
 import { InvoiceView, SubscriptionView } from './billing-views';
+import { InvoiceService } from '../invoice/invoice.service';
+import {
+  amountLine,
+  InvoiceLineRecord,
+  linesTotal,
+  planName,
+  priceLine,
+} from './invoice-lines';
 import { invoiceAmounts } from './invoice-totals';
 import { amountFor, PriceTerms } from './pricing';
 import {
@@ -105,6 +113,7 @@ export class SubscriptionBilling {
     private readonly signedUrls: SignedUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly payments: BillingPayments,
+    private readonly invoicePdfs: InvoiceService,
     @Optional()
     @Inject(SUBSCRIPTION_END_FOLLOWER)
     private readonly licensing: SubscriptionEndFollower | null,
@@ -144,13 +153,14 @@ export class SubscriptionBilling {
     return {
       // oxlint-disable-next-line typescript/no-misused-spread
       ...invoice,
-      // Signed without expiry (DESIGN section 6); the PDF module serves the path.
+      // Unscoped and non-expiring (DESIGN section 6): the signature is the credential.
       invoiceUrl:
         invoice.status === 'pending'
           ? null
-          : this.signedUrls.sign(
-              this.config.http.publicBaseUrl,
-              `/invoices/subscription-invoices/${invoice.id}`,
+          : this.invoicePdfs.link(
+              SUBSCRIPTION_INVOICE_RENDERER.type,
+              invoice.id,
+              null,
             ),
     };
   }
@@ -170,26 +180,35 @@ export class SubscriptionBilling {
       );
   }
 
-  /** Metered items cost the usage of the period that ended (billed in arrears). */
-  async usageAmount(
+  /**
+   * What a renewal charges, one line per item: quantity items for the period
+   * ahead, metered items for the usage of the period that ended (in arrears;
+   * none after a trial).
+   */
+  async renewalCharges(
     manager: EntityManager,
+    s: Subscription,
     items: SubscriptionItem[],
-    periodStart: Date,
-  ): Promise<number> {
+    withUsage: boolean,
+  ): Promise<InvoiceLineRecord[]> {
     const prices = await this.pricesOf(manager, items);
-    let sum = 0;
-    for (const item of items.filter((i) => i.isUsageBased)) {
-      sum += amountFor(
-        priceTerms(prices.get(item.priceId)!),
-        await this.usageQuantity(
+    const name = planName(s.productName, s.variantName);
+    const lines: InvoiceLineRecord[] = [];
+    for (const item of items) {
+      const price = prices.get(item.priceId)!;
+      if (!item.isUsageBased) {
+        lines.push(priceLine(name, item.quantity, priceTerms(price)));
+      } else if (withUsage) {
+        const used = await this.usageQuantity(
           manager,
           item,
-          prices.get(item.priceId)!,
-          periodStart,
-        ),
-      );
+          price,
+          s.currentPeriodStart,
+        );
+        lines.push(priceLine(`${name} - usage`, used, priceTerms(price)));
+      }
     }
-    return sum;
+    return lines;
   }
 
   async usageQuantity(
@@ -222,7 +241,8 @@ export class SubscriptionBilling {
     s: Subscription,
     input: {
       reason: BillingReason;
-      subtotal: number;
+      /** The subtotal is their sum. */
+      lines: InvoiceLineRecord[];
       discountTotal?: number;
       periodStart: Date;
       periodEnd: Date;
@@ -230,8 +250,10 @@ export class SubscriptionBilling {
     },
   ): Promise<SubscriptionInvoice> {
     const usdRate = this.config.money.currencyRates[s.currency] ?? 1;
+    const subtotal = linesTotal(input.lines);
+    if (subtotal < 0) throw new Error('An invoice subtotal cannot be negative');
     const amounts = invoiceAmounts({
-      subtotal: input.subtotal,
+      subtotal,
       discountTotal: input.discountTotal ?? 0,
       taxRatePercent: Number(s.taxRate),
       taxInclusive: s.taxInclusive,
@@ -254,6 +276,9 @@ export class SubscriptionBilling {
       refundedAt: null,
       ...amounts,
       taxInclusive: s.taxInclusive,
+      taxName: s.taxName,
+      taxRate: s.taxRate,
+      lines: input.lines,
       refundedAmount: 0,
       refundedAmountUsd: 0,
       periodStart: input.periodStart,
@@ -338,6 +363,8 @@ export class SubscriptionBilling {
     net: number,
     flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
     now: Date,
+    /** What changed, for the line of an immediate invoice. */
+    description: string,
   ): Promise<void> {
     const mode = prorationMode(flags);
     if (mode === 'none' || net === 0) return;
@@ -347,7 +374,7 @@ export class SubscriptionBilling {
     }
     const invoice = await this.createInvoice(manager, s, {
       reason: 'updated',
-      subtotal: net,
+      lines: [amountLine(description, net)],
       periodStart: now,
       periodEnd: s.renewsAt,
       now,

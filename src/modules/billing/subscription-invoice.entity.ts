@@ -5,6 +5,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { InvoiceLineRecord } from './invoice-lines';
 
 export type BillingReason = 'initial' | 'renewal' | 'updated';
 export type InvoiceStatus =
@@ -66,6 +67,18 @@ export class SubscriptionInvoice {
 
   @Column({ name: 'tax_inclusive' })
   taxInclusive: boolean;
+
+  /** Frozen at invoicing, as on the subscription. */
+  @Column({ name: 'tax_name', type: 'text', nullable: true })
+  taxName: string | null;
+
+  /** Percent, as PostgreSQL numeric text (e.g. "20.0000"). */
+  @Column({ name: 'tax_rate', type: 'numeric' })
+  taxRate: string;
+
+  /** What the subtotal is made of; the lines sum to it. */
+  @Column({ type: 'jsonb' })
+  lines: InvoiceLineRecord[];
 
   @Column({ type: 'integer' })
   total: number;

@@ -7,6 +7,7 @@ import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CurrentUsage } from './billing-views';
+import { planName } from './invoice-lines';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
 import { amountFor } from './pricing';
 import { prorate, prorationMode } from './proration';
@@ -81,6 +82,7 @@ export class SubscriptionItemService {
         );
       }
       if (input.quantity === item.quantity) return item;
+      const oldQuantity = item.quantity;
       const price = await this.subscriptions.price(manager, item.priceId);
       const terms = priceTerms(price!);
       const oldAmount = amountFor(terms, item.quantity);
@@ -101,7 +103,14 @@ export class SubscriptionItemService {
           oldAmount,
           newAmount,
         });
-        await this.billing.settleProration(manager, s, net, flags, now);
+        await this.billing.settleProration(
+          manager,
+          s,
+          net,
+          flags,
+          now,
+          `${planName(s.productName, s.variantName)}: quantity ${oldQuantity} to ${input.quantity}, prorated`,
+        );
       }
       await this.billing.save(manager, s, now);
       await this.billing.emit(manager, ['subscription_updated'], s, now);

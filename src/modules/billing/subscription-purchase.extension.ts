@@ -5,6 +5,7 @@ import {
   PurchaseExtensions,
 } from '../checkout/purchase-extension';
 import { periodEnd, trialEnd } from './billing-period';
+import { amountLine, InvoiceLineRecord, planName } from './invoice-lines';
 import { SubscriptionBilling } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { SubscriptionRepository } from './subscription.repository';
@@ -117,6 +118,18 @@ export class SubscriptionPurchaseExtension
         updatedAt: now,
       });
       // The initial invoice is what the order charged (setup fee included).
+      const { orderItem } = purchased;
+      const lines: InvoiceLineRecord[] = [
+        {
+          description: planName(orderItem.productName, orderItem.variantName),
+          quantity: orderItem.quantity,
+          unit_price: orderItem.price,
+          total: orderItem.price * orderItem.quantity,
+        },
+      ];
+      if (order.setupFee > 0) {
+        lines.push(amountLine('Setup fee', order.setupFee));
+      }
       const invoice = await this.invoices.insert(manager, {
         storeId: s.storeId,
         testMode: s.testMode,
@@ -135,6 +148,9 @@ export class SubscriptionPurchaseExtension
         discountTotal: order.discountTotal,
         tax: order.tax,
         taxInclusive: order.taxInclusive,
+        taxName: s.taxName,
+        taxRate: s.taxRate,
+        lines,
         total: order.total,
         refundedAmount: 0,
         subtotalUsd: order.subtotalUsd + order.setupFeeUsd,

@@ -11,6 +11,7 @@ import { WebhookEventName } from '../webhooks/webhook-events';
 import { nextAnchorDate, periodEnd } from './billing-period';
 import { SubscriptionView } from './billing-views';
 import { SubscriptionUpdateAttributes } from './billing.dto';
+import { planName } from './invoice-lines';
 import { amountFor } from './pricing';
 import { prorate, prorationMode } from './proration';
 import { RenewalService } from './renewal.service';
@@ -330,7 +331,15 @@ export class SubscriptionService {
     s.productName = product.name;
     s.intervalUnit = newInterval.unit;
     s.intervalQuantity = newInterval.quantity;
-    await this.applyProration(manager, s, oldAmount, newAmount, flags, now);
+    await this.applyProration(
+      manager,
+      s,
+      oldAmount,
+      newAmount,
+      flags,
+      now,
+      `Plan change to ${planName(product.name, variant.name)}, prorated`,
+    );
   }
 
   private async moveAnchor(
@@ -404,7 +413,14 @@ export class SubscriptionService {
         ? Math.round((amount * (newEnd.getTime() - end)) / (end - start))
         : 0;
     s.renewsAt = newEnd;
-    await this.billing.settleProration(manager, s, net, flags, now);
+    await this.billing.settleProration(
+      manager,
+      s,
+      net,
+      flags,
+      now,
+      `${planName(s.productName, s.variantName)}: billing date change, prorated`,
+    );
   }
 
   private async applyProration(
@@ -414,6 +430,7 @@ export class SubscriptionService {
     newAmount: number,
     flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
     now: Date,
+    description: string,
   ) {
     // Only a running paid period has anything to prorate.
     if (s.status !== 'active' || prorationMode(flags) === 'none') return;
@@ -424,6 +441,13 @@ export class SubscriptionService {
       oldAmount,
       newAmount,
     });
-    await this.billing.settleProration(manager, s, net, flags, now);
+    await this.billing.settleProration(
+      manager,
+      s,
+      net,
+      flags,
+      now,
+      description,
+    );
   }
 }

@@ -113,8 +113,13 @@ export class ProductRepository {
     return this.products.create(fields);
   }
 
-  /** Every variant of the products with its current unit price: one query for a whole page. */
-  async variantSummaries(productIds: number[]): Promise<VariantPriceSummary[]> {
+  /**
+   * Every variant of the products with its current unit price and its
+   * store's currency: one query for a whole page (or a single product).
+   */
+  async variantSummaries(
+    productIds: number[],
+  ): Promise<(VariantPriceSummary & { currency: string })[]> {
     if (productIds.length === 0) return [];
     const rows: {
       id: number;
@@ -125,10 +130,12 @@ export class ProductRepository {
       price_id: number | null;
       unit_price: number | null;
       tiers: PriceTier[] | null;
+      currency: string;
     }[] = await this.products.manager.query(
       `SELECT v.id, v.product_id, v.uuid, v.status, v.sort,
-              p.id AS price_id, p.unit_price, p.tiers
+              p.id AS price_id, p.unit_price, p.tiers, s.currency
          FROM variants v
+         JOIN stores s ON s.id = v.store_id
          LEFT JOIN prices p ON p.id = v.current_price_id
         WHERE v.product_id = ANY($1)
         ORDER BY v.product_id, v.sort, v.id`,
@@ -140,6 +147,7 @@ export class ProductRepository {
       uuid: row.uuid,
       status: row.status,
       sort: row.sort,
+      currency: row.currency,
       unitPrice:
         row.price_id === null
           ? null

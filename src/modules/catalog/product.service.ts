@@ -10,7 +10,11 @@ import { ProductAttributes, ProductUpdateAttributes } from './catalog.dto';
 import { slugify } from './catalog-format';
 import { CatalogScope, isUniqueViolation } from './catalog-scope';
 import { Product } from './product.entity';
-import { ProductPricing, productPricing } from './product-pricing';
+import {
+  ProductPricing,
+  productPricing,
+  VariantPriceSummary,
+} from './product-pricing';
 import { ProductRepository } from './product.repository';
 import { VariantRepository } from './variant.repository';
 
@@ -172,17 +176,31 @@ export class ProductService {
 
   private async views(products: Product[]): Promise<ProductView[]> {
     if (products.length === 0) return [];
-    const [summaries, currencies] = await Promise.all([
-      this.products.variantSummaries(products.map((p) => p.id)),
-      this.stores.currencies(products.map((p) => p.storeId)),
-    ]);
+    const summaries = await this.products.variantSummaries(
+      products.map((p) => p.id),
+    );
+    const byProduct = new Map<number, VariantPriceSummary[]>();
+    const currencies = new Map<number, string>();
+    for (const summary of summaries) {
+      const list = byProduct.get(summary.productId);
+      if (list) list.push(summary);
+      else byProduct.set(summary.productId, [summary]);
+      currencies.set(summary.productId, summary.currency);
+    }
+    // Every product has a variant (its default); this covers any that lost it.
+    const orphans = products.filter((p) => !currencies.has(p.id));
+    const storeCurrencies =
+      orphans.length > 0
+        ? await this.stores.currencies(orphans.map((p) => p.storeId))
+        : new Map<number, string>();
     return products.map((product) => ({
       // oxlint-disable-next-line typescript/no-misused-spread
       ...product,
-      currency: currencies.get(product.storeId) ?? 'USD',
-      pricing: productPricing(
-        summaries.filter((s) => s.productId === product.id),
-      ),
+      currency:
+        currencies.get(product.id) ??
+        storeCurrencies.get(product.storeId) ??
+        'USD',
+      pricing: productPricing(byProduct.get(product.id) ?? []),
     }));
   }
 

@@ -24,10 +24,16 @@ export class VariantRepository {
     @InjectRepository(Variant) private readonly variants: Repository<Variant>,
   ) {}
 
-  findInScope(scope: CatalogScope, ids: number[]): Promise<Variant[]> {
+  /** `manager`: inside a transaction, read through it (never a second connection). */
+  findInScope(
+    scope: CatalogScope,
+    ids: number[],
+    manager: EntityManager = this.variants.manager,
+  ): Promise<Variant[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return whereInScope(
-      this.variants
+      manager
+        .getRepository(Variant)
         .createQueryBuilder('variant')
         .where('variant.id IN (:...ids)', { ids }),
       'variant',

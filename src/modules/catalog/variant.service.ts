@@ -91,7 +91,7 @@ export class VariantService {
     if (input.name !== undefined && !input.name.trim())
       throw AppError.attribute('name', 'The name cannot be empty.');
     const variant = await this.transactions.run(async (manager) => {
-      const [found] = await this.variants.findInScope(scope, [id]);
+      const [found] = await this.variants.findInScope(scope, [id], manager);
       if (!found) throw AppError.notFound();
       await this.products.lockInScope(manager, scope, found.productId);
       const siblings = await this.variants.ofProduct(manager, found.productId);

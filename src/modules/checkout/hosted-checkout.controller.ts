@@ -104,7 +104,9 @@ export class HostedCheckoutController {
       .header('content-type', 'text/html; charset=utf-8')
       .header('content-security-policy', CSP)
       .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer');
+      // Keeps the signed URL from leaking to other origins; `no-referrer` would
+      // make Chromium send `Origin: null` on the form POST, which is refused.
+      .header('referrer-policy', 'same-origin');
     return response.html;
   }
 }

@@ -126,7 +126,11 @@ export class PurchaseService {
       throw AppError.unprocessable(
         `No USD exchange rate is configured for ${store.currency}; set CURRENCY_RATES.`,
       );
-    const unitPrice = offer.checkout?.customPrice ?? unitPriceOf(price);
+    // A trial's first order charges nothing but the setup fee; the first
+    // renewal bills the price.
+    const unitPrice = startsTrial(price, offer)
+      ? 0
+      : (offer.checkout?.customPrice ?? unitPriceOf(price));
     const subtotal = unitPrice * quantity;
     let discount: AppliedDiscount | null = null;
     let discountRefusal: string | null = null;
@@ -188,7 +192,10 @@ export class PurchaseService {
       const quote = await this.quote(offer, input, now, manager);
       const { totals } = quote;
       const cardNumber = input.cardNumber?.trim();
-      if (totals.total > 0 && !cardNumber)
+      // A subscription needs a card on file even when its first order is free
+      // (trial, usage-based): renewals charge it.
+      const subscribes = quote.price.category === 'subscription';
+      if ((totals.total > 0 || subscribes) && !cardNumber)
         throw AppError.unprocessable(
           invalid('/card_number', 'A card number is required.'),
         );
@@ -201,7 +208,8 @@ export class PurchaseService {
         country: buyer.country,
       });
       let charge: ChargeResult | null = null;
-      if (totals.total > 0) {
+      if (totals.total > 0 || subscribes) {
+        // A zero amount verifies the card and saves it for renewals.
         charge = await gateway.charge({
           reference: identifier,
           amount: totals.total,
@@ -347,4 +355,13 @@ export function unitPriceOf(price: Price): number {
 function customDataOf(checkout: Checkout | null) {
   const custom = checkout?.checkoutData.custom;
   return custom && Object.keys(custom).length > 0 ? custom : null;
+}
+
+function startsTrial(price: Price, offer: Offer): boolean {
+  return (
+    price.category === 'subscription' &&
+    price.trialIntervalUnit !== null &&
+    price.trialIntervalQuantity !== null &&
+    !offer.checkout?.checkoutOptions.skip_trial
+  );
 }

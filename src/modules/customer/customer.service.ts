@@ -263,6 +263,14 @@ export class CustomerService {
   }
 
   /**
+   * A customer by id alone, for a record the caller has already scoped (or
+   * a signed link stands in for): no figures, no portal link.
+   */
+  findById(id: number): Promise<Customer | null> {
+    return this.customers.findById(id);
+  }
+
+  /**
    * The portal page's content. No principal: the caller has checked the
    * link's signature, which only this server can produce.
    */

@@ -157,6 +157,37 @@ describe('renderInvoicePdf', () => {
     expect(text).toContain('Amount due');
   });
 
+  it('shows a service period when the record has one, and no unit price where a line has none', async () => {
+    const text = pdfText(
+      await renderInvoicePdf(
+        view({
+          period: {
+            start: new Date('2027-01-10T12:00:00Z'),
+            end: new Date('2027-02-10T12:00:00Z'),
+          },
+          lines: [
+            {
+              description: 'API calls - usage (graduated pricing)',
+              quantity: 1200,
+              unitPrice: null,
+              total: 14997,
+            },
+          ],
+        }),
+        { compress: false },
+      ),
+    );
+    expect(text).toContain('Period: Jan 10 – Feb 10, 2027');
+    const rows = text.split('\n');
+    const quantity = rows.indexOf('1200');
+    expect(quantity).toBeGreaterThan(-1);
+    // Quantity, then straight to the amount: no unit price cell in between.
+    expect(rows[quantity + 1]).toBe('$149.97');
+    expect(
+      pdfText(await renderInvoicePdf(view(), { compress: false })),
+    ).not.toContain('Period:');
+  });
+
   it('formats amounts in the record currency and the requested locale', async () => {
     const eur = pdfText(
       await renderInvoicePdf(

@@ -63,6 +63,11 @@ export function renderInvoicePdf(
       dateStyle: 'long',
       timeZone: 'UTC',
     }).format(value);
+  const dateRange = (start: Date, end: Date) =>
+    new Intl.DateTimeFormat(locale, {
+      dateStyle: 'medium',
+      timeZone: 'UTC',
+    }).formatRange(start, end);
 
   const doc = new PDFDocument({
     size: 'A4',
@@ -129,6 +134,9 @@ export function renderInvoicePdf(
   const identity = [
     `Invoice #${view.number}`,
     `Date: ${date(view.issuedAt)}`,
+    ...(view.period
+      ? [`Period: ${dateRange(view.period.start, view.period.end)}`]
+      : []),
     `Status: ${view.statusLabel}`,
   ];
   for (const line of identity) {
@@ -203,7 +211,7 @@ export function renderInvoicePdf(
       align: 'right',
     });
     put(
-      money(item.unitPrice),
+      item.unitPrice === null ? '' : money(item.unitPrice),
       COLUMNS.unitPrice.x,
       y,
       COLUMNS.unitPrice.width,

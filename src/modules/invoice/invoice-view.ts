@@ -14,8 +14,11 @@ export interface InvoiceFields {
 export interface InvoiceLine {
   description: string;
   quantity: number;
-  /** Minor units of the invoice currency. */
-  unitPrice: number;
+  /**
+   * Minor units of the invoice currency; null when the line has no single
+   * unit price (package or tiered pricing, fractions of a cent).
+   */
+  unitPrice: number | null;
   total: number;
 }
 
@@ -29,6 +32,8 @@ export interface InvoiceData {
   /** Printed after "Invoice #", e.g. the order number. */
   number: string;
   issuedAt: Date;
+  /** The service period billed, when the record has one (subscriptions). */
+  period?: { start: Date; end: Date };
   currency: string;
   /** Machine status (`paid`, `refunded`, `pending`, `void`, …) and its label. */
   status: string;

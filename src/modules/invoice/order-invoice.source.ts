@@ -4,12 +4,8 @@ import { orderStatusLabel } from '../order/order-status';
 import { OrderService } from '../order/order.service';
 import { StoreService } from '../store/store.service';
 import { InvoiceSource, InvoiceSources } from './invoice-source';
+import { invoiceStore } from './invoice-store';
 import { InvoiceData, InvoiceLine } from './invoice-view';
-
-const COUNTRY_NAMES = new Intl.DisplayNames(['en'], {
-  type: 'region',
-  fallback: 'none',
-});
 
 /** Invoices of orders (`POST /v1/orders/:id/generate-invoice`). */
 @Injectable()
@@ -59,13 +55,7 @@ export class OrderInvoiceSource implements InvoiceSource, OnModuleInit {
       status: order.status,
       statusLabel: orderStatusLabel(order.status),
       testMode: order.testMode,
-      store: {
-        name: store.name,
-        lines: [
-          store.domain ?? '',
-          COUNTRY_NAMES.of(store.country) ?? store.country,
-        ].filter((line) => line !== ''),
-      },
+      store: invoiceStore(store),
       customer: {
         name: order.userName,
         email: order.userEmail,

@@ -76,6 +76,44 @@ export class OrderRepository {
     return rows[0].last_order_number;
   }
 
+  /** Reserves `count` consecutive order numbers; returns the first. */
+  async reserveOrderNumbers(
+    manager: EntityManager,
+    storeId: number,
+    count: number,
+  ): Promise<number> {
+    const rows: { last_order_number: number }[] = await manager.query(
+      `INSERT INTO store_order_counters AS c (store_id, last_order_number)
+       VALUES ($1, $2)
+       ON CONFLICT (store_id)
+       DO UPDATE SET last_order_number = c.last_order_number + $2
+       RETURNING c.last_order_number`,
+      [storeId, count],
+    );
+    return rows[0].last_order_number - count + 1;
+  }
+
+  /** Multi-row INSERTs (below PostgreSQL's 65,535 bind parameters per statement). */
+  async insertMany<T extends Order | OrderItem>(
+    manager: EntityManager,
+    target: typeof Order | typeof OrderItem,
+    rows: Partial<T>[],
+  ): Promise<number[]> {
+    const ids: number[] = [];
+    for (let start = 0; start < rows.length; start += 1000) {
+      const result = await manager
+        .createQueryBuilder()
+        .insert()
+        .into(target)
+        .values(rows.slice(start, start + 1000))
+        .returning('id')
+        .updateEntity(false)
+        .execute();
+      for (const row of result.raw as { id: number }[]) ids.push(row.id);
+    }
+    return ids;
+  }
+
   insertOrder(manager: EntityManager, fields: Partial<Order>): Promise<Order> {
     const repository = manager.getRepository(Order);
     return repository.save(repository.create(fields));

@@ -94,6 +94,55 @@ export class OrderService {
     };
   }
 
+  /**
+   * Imports historical orders (one item each) in the caller's transaction:
+   * numbers reserved in one step, rows written with multi-row INSERTs. No
+   * events are recorded: an import is history, not a sale to announce. Used
+   * by data migrations and the 1,000,000-order benchmark seed.
+   */
+  async importBulk(
+    manager: EntityManager,
+    storeId: number,
+    entries: { order: NewOrder; item: NewOrderItem }[],
+    now: Date,
+  ): Promise<number[]> {
+    if (entries.length === 0) return [];
+    if (entries.some((entry) => entry.order.storeId !== storeId))
+      throw new Error('importBulk: every order must belong to the store');
+    const first = await this.orders.reserveOrderNumbers(
+      manager,
+      storeId,
+      entries.length,
+    );
+    const orderIds = await this.orders.insertMany<Order>(
+      manager,
+      Order,
+      entries.map(({ order }, index) => ({
+        ...order,
+        identifier: randomUUID(),
+        orderNumber: first + index,
+        refundedAt: null,
+        refundedAmount: 0,
+        refundedAmountUsd: 0,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    await this.orders.insertMany<OrderItem>(
+      manager,
+      OrderItem,
+      entries.map(({ order, item }, index) => ({
+        ...item,
+        orderId: orderIds[index],
+        storeId,
+        testMode: order.testMode,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    return orderIds;
+  }
+
   /** Records `order_created` in the purchase transaction. */
   recordCreated(manager: EntityManager, order: OrderView): Promise<void> {
     return this.outbox.record(manager, {

@@ -158,6 +158,15 @@ export class StoreService {
     return store ?? null;
   }
 
+  /**
+   * A store by id alone, for a record the caller has already scoped (or a
+   * signed link stands in for): no ownership check, no sales figures.
+   */
+  async findById(id: number): Promise<Store | null> {
+    const [store] = await this.stores.findByIds([id]);
+    return store ?? null;
+  }
+
   /** The currency of each store, for formatting amounts of its records. */
   async currencies(ids: number[]): Promise<Map<number, string>> {
     const stores = await this.stores.findByIds([...new Set(ids)]);
