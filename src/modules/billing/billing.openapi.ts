@@ -3,6 +3,7 @@ import {
   metaDocument,
 } from '../../http/openapi/json-api-schemas';
 import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
+import { generateInvoiceOperation } from '../invoice/invoice.openapi';
 import {
   bool,
   exact,
@@ -121,6 +122,8 @@ export const billingOpenApi: OpenApiContribution = {
     },
   ],
   operations: {
+    'POST /v1/subscription-invoices/{id}/generate-invoice':
+      generateInvoiceOperation('subscription-invoices'),
     'GET /v1/subscription-items/{id}/current-usage': {
       summary: "A usage-based item's usage in the open period",
       tags: ['subscription-items'],

@@ -30,7 +30,7 @@ const errors = Object.fromEntries(
 export function generateInvoiceOperation(type: string): OperationDoc {
   const fields = validatorSchema(InvoiceFieldsAttributes);
   return {
-    summary: `Generate an invoice PDF for ${type === 'orders' ? 'an order' : `a ${type}`}`,
+    summary: `Generate an invoice PDF for ${type === 'orders' ? 'an order' : `a ${type.replace(/-/g, ' ').replace(/s$/, '')}`}`,
     description:
       'Queues the PDF and answers at once with a signed `download_invoice` link, which serves the PDF when ready (202 until then). The fields come from the query string or a JSON:API body (not both with different values).',
     tags: [type],
