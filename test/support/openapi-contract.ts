@@ -131,7 +131,11 @@ export class ResponseContract {
         : `${where}: documented without a body, got ${mediaType}`;
     }
     if (body === '' && response.status === 204) return null;
-    const media = mediaType ? content[mediaType] : undefined;
+    const media = mediaType
+      ? (content[mediaType] ??
+        content[`${mediaType.split('/')[0]}/*`] ??
+        content['*/*'])
+      : undefined;
     if (!media) {
       return `${where}: media type ${mediaType ?? '(none)'} is not documented (${Object.keys(content).join(', ')})`;
     }

@@ -37,7 +37,7 @@ const media = object({
 const content = {
   type: 'object',
   additionalProperties: media,
-  propertyNames: { pattern: '^[a-z]+/[a-z0-9.+*-]+$' },
+  propertyNames: { pattern: '^([a-z]+/[a-z0-9.+*-]+|\\*/\\*)$' },
 };
 const header = object({
   description: { type: 'string' },

@@ -230,6 +230,9 @@ export function sharedResponses(): Record<string, ResponseObject> {
     Forbidden: errorResponse(
       'The signature of a signed URL is missing, wrong or expired.',
     ),
+    OriginRefused: errorResponse(
+      'A browser request with `Origin: null` on the main address (CORS); the proxy address accepts it.',
+    ),
     NotFound: errorResponse(
       "No such record, or one outside the key's stores or mode.",
     ),

@@ -302,7 +302,8 @@ export function buildOpenApiDocument(
           ...(doc.listParametersOf ? listParameters(doc.listParametersOf) : []),
         ],
         ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
-        responses: doc.responses,
+        // Any route refuses a browser's `Origin: null` on the main address.
+        responses: { ...errors('OriginRefused'), ...doc.responses },
         ...((doc.security ?? security)
           ? { security: doc.security ?? security }
           : {}),
@@ -485,7 +486,7 @@ export function buildOpenApiDocument(
         ...(operation.requestBody
           ? { requestBody: operation.requestBody }
           : {}),
-        responses: operation.responses,
+        responses: { ...errors('OriginRefused'), ...operation.responses },
         ...(operation.security ? { security: operation.security } : {}),
       });
       count++;
@@ -523,7 +524,7 @@ export function buildOpenApiDocument(
                   `A page of the related ${target}.`,
                   ref(schemaNames.list(target)),
                 ),
-          ...errors('BadRequest', 'NotFound'),
+          ...errors('BadRequest', 'NotFound', 'OriginRefused'),
           ...errors('Unauthorized', 'TooManyRequests', 'InternalError'),
         };
         const includes = includable(target);
@@ -605,6 +606,7 @@ const ERROR_STATUS: Record<string, string> = {
   BadRequest: '400',
   Unauthorized: '401',
   Forbidden: '403',
+  OriginRefused: '403',
   NotFound: '404',
   MethodNotAllowed: '405',
   Conflict: '409',

@@ -139,9 +139,9 @@ export const catalogOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': {
-          description: 'The file.',
+          description: 'The file, with its own media type.',
           content: {
-            'application/octet-stream': {
+            '*/*': {
               schema: { type: 'string', format: 'binary' },
             },
           },
