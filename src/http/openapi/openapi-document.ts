@@ -266,6 +266,14 @@ export function buildOpenApiDocument(
       names.map((name) => [ERROR_STATUS[name], responseRef(name)]),
     );
 
+  // Pages with a `default` refusal already cover it in their own media types.
+  const withOriginRefused = (
+    responses: Record<string, ResponseObject | ReferenceObject>,
+  ) =>
+    responses.default
+      ? responses
+      : { ...errors('OriginRefused'), ...responses };
+
   const paths: Record<string, PathItemObject> = {};
   const put = (path: string, method: Method, operation: OperationObject) => {
     paths[path] ??= {};
@@ -303,7 +311,7 @@ export function buildOpenApiDocument(
         ],
         ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
         // Any route refuses a browser's `Origin: null` on the main address.
-        responses: { ...errors('OriginRefused'), ...doc.responses },
+        responses: withOriginRefused(doc.responses),
         ...((doc.security ?? security)
           ? { security: doc.security ?? security }
           : {}),
@@ -486,7 +494,7 @@ export function buildOpenApiDocument(
         ...(operation.requestBody
           ? { requestBody: operation.requestBody }
           : {}),
-        responses: { ...errors('OriginRefused'), ...operation.responses },
+        responses: withOriginRefused(operation.responses),
         ...(operation.security ? { security: operation.security } : {}),
       });
       count++;
