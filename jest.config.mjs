@@ -20,6 +20,12 @@ export default {
   testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Every response of the suite is checked against the OpenAPI document.
+      setupFilesAfterEnv: ['<rootDir>/test/support/contract-setup.ts'],
+    },
   ],
 };

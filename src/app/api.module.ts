@@ -8,12 +8,14 @@ import { IdempotencyInterceptor } from '../http/idempotency/idempotency.intercep
 import { IdempotencyModule } from '../http/idempotency/idempotency.module';
 import { JsonApiContentTypeInterceptor } from '../http/json-api/json-api-content-type.interceptor';
 import { JsonApiExceptionFilter } from '../http/json-api/json-api-exception.filter';
+import { OpenApiModule } from '../http/openapi/openapi.module';
 import { RelationshipController } from '../http/json-api/relationship.controller';
 import { RouteTable } from '../http/json-api/route-table';
 import { RateLimitGuard } from '../http/rate-limit/rate-limit.guard';
 import { RateLimitModule } from '../http/rate-limit/rate-limit.module';
 import { AccountModule } from '../modules/account/account.module';
 import { CoreModule } from './core.module';
+import { OPENAPI_CONTRIBUTIONS } from './openapi';
 import { ProcessorsModule } from './processors.module';
 
 export interface ApiModuleOptions {
@@ -42,6 +44,7 @@ export class ApiModule {
         AccountModule,
         IdempotencyModule,
         RateLimitModule,
+        OpenApiModule.forRoot(OPENAPI_CONTRIBUTIONS),
         ...(options.withProcessors ? [ProcessorsModule] : []),
         ...(options.extraModules ?? []),
       ],

@@ -14,6 +14,7 @@ import {
 import { idempotencyOnSend } from '../http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from '../http/idempotency/idempotency.service';
 import { RouteTable } from '../http/json-api/route-table';
+import { OpenApiService } from '../http/openapi/openapi.service';
 import {
   frameworkErrorHandler,
   installBodyParsers,
@@ -81,6 +82,7 @@ export async function createApiApp(
   );
   app.useLogger(app.get(Logger));
   idempotency = app.get(IdempotencyService);
+  app.get(OpenApiService).attach(app);
   app.enableCors({ delegator: corsDelegate(config) });
   await app.init();
   return app;

@@ -19,6 +19,9 @@ import { DataSource } from 'typeorm';
 const ROUTES = [
   'GET /health/live',
   'GET /health/ready',
+  'GET /v1/openapi.json',
+  'GET /docs',
+  'GET /docs/:asset',
   'GET /v1/users/me',
   'GET /v1/users/:id',
   'GET /v1/stores',

@@ -14,6 +14,8 @@ import {
   openDatabase,
 } from '../../src/database/database-connection';
 import { runMigrations } from '../../src/database/migrate';
+import { OpenApiService } from '../../src/http/openapi/openapi.service';
+import { checkResponsesAgainstDocument } from './openapi-contract';
 
 export const TEST_APP_KEY = 'test-app-key-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -95,6 +97,10 @@ export async function startTestApp(
     withProcessors: database.embedded !== null,
     extraModules: options.modules,
   });
+  const openApi = app.get(OpenApiService);
+  checkResponsesAgainstDocument(app.getHttpAdapter().getInstance(), () =>
+    openApi.get(),
+  );
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,

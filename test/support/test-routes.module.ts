@@ -7,6 +7,7 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { AppError } from '../../src/common/app-error';
 import { CurrentPrincipal } from '../../src/http/auth/principal';
@@ -41,6 +42,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * yet, and the License API comes later.
  */
 @Controller()
+@ApiExcludeController()
 export class TestRoutesController {
   constructor(private readonly executions: Executions) {}
 

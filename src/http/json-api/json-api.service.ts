@@ -43,6 +43,11 @@ export class JsonApi {
     this.types.set(resource.type, resource);
   }
 
+  /** Every registered resource type (the OpenAPI document is built from them). */
+  resources(): AnyResourceType[] {
+    return [...this.types.values()];
+  }
+
   resource(type: string): AnyResourceType | undefined {
     return this.types.get(type);
   }

@@ -13,10 +13,11 @@ export const filterParsers = {
   string: (raw: string) => raw,
   boolean: (raw: string) =>
     raw === 'true' ? true : raw === 'false' ? false : null,
-  oneOf:
-    (...allowed: string[]) =>
-    (raw: string) =>
-      allowed.includes(raw) ? raw : null,
+  // `allowed` stays readable so the OpenAPI document can list the values.
+  oneOf: (...allowed: string[]) =>
+    Object.assign((raw: string) => (allowed.includes(raw) ? raw : null), {
+      allowed,
+    }),
 } satisfies Record<
   string,
   FilterParser | ((...args: string[]) => FilterParser)

@@ -9,13 +9,20 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export class RouteTable {
   private readonly router = FindMyWay({ ignoreTrailingSlash: true });
+  private readonly entries: { method: string; url: string }[] = [];
 
   add(method: string | string[], url: string) {
     for (const m of [method].flat()) {
       if ((METHODS as readonly string[]).includes(m)) {
         this.router.on(m as (typeof METHODS)[number], url, () => undefined);
+        this.entries.push({ method: m, url });
       }
     }
+  }
+
+  /** Every route served (the OpenAPI lint compares them with the document). */
+  list(): { method: string; url: string }[] {
+    return [...this.entries];
   }
 
   /** Methods served at this concrete path, empty for an unknown path. */

@@ -1,0 +1,194 @@
+import {
+  jsonApiResponse,
+  metaDocument,
+} from '../../http/openapi/json-api-schemas';
+import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
+import { generateInvoiceOperation } from '../invoice/invoice.openapi';
+import {
+  bool,
+  exact,
+  int,
+  nullable,
+  oneOf,
+  str,
+  ts,
+  url,
+} from '../../http/openapi/schema';
+import { SUBSCRIPTION_STATUSES } from './subscription.state';
+
+const itemAttributes = {
+  subscription_id: int(),
+  price_id: int(),
+  quantity: int(),
+  is_usage_based: bool(),
+  created_at: ts(),
+  updated_at: ts(),
+};
+
+export const billingOpenApi: OpenApiContribution = {
+  resources: [
+    {
+      type: 'subscriptions',
+      attributes: {
+        store_id: int(),
+        customer_id: int(),
+        order_id: int(),
+        order_item_id: int(),
+        product_id: int(),
+        variant_id: int(),
+        product_name: str(),
+        variant_name: str(),
+        user_name: str(),
+        user_email: str(),
+        status: oneOf(...SUBSCRIPTION_STATUSES),
+        status_formatted: str(),
+        card_brand: nullable(str()),
+        card_last_four: nullable(str()),
+        pause: nullable(
+          exact({
+            mode: oneOf('void', 'free'),
+            resumes_at: nullable(ts()),
+          }),
+        ),
+        cancelled: bool(),
+        trial_ends_at: nullable(ts()),
+        billing_anchor: int('Day of month, 1–31.'),
+        first_subscription_item: nullable(
+          exact({ id: int(), ...itemAttributes }),
+        ),
+        urls: exact({
+          update_payment_method: url(),
+          customer_portal: url(),
+          customer_portal_update_subscription: url(),
+        }),
+        renews_at: ts(),
+        ends_at: nullable(ts()),
+        created_at: ts(),
+        updated_at: ts(),
+        test_mode: bool(),
+      },
+    },
+    { type: 'subscription-items', attributes: itemAttributes },
+    {
+      type: 'usage-records',
+      attributes: {
+        subscription_item_id: int(),
+        quantity: int(),
+        action: oneOf('increment', 'set'),
+        created_at: ts(),
+        updated_at: ts(),
+      },
+    },
+    {
+      type: 'subscription-invoices',
+      attributes: {
+        store_id: int(),
+        subscription_id: int(),
+        customer_id: int(),
+        user_name: str(),
+        user_email: str(),
+        billing_reason: oneOf('initial', 'renewal', 'updated'),
+        card_brand: str('Empty for non-card payments.'),
+        card_last_four: str('Empty for non-card payments.'),
+        currency: str(),
+        currency_rate: str(),
+        status: oneOf('pending', 'paid', 'void', 'refunded', 'partial_refund'),
+        status_formatted: str(),
+        refunded: bool(),
+        refunded_at: nullable(ts()),
+        subtotal: int(),
+        discount_total: int(),
+        tax: int(),
+        tax_inclusive: bool(),
+        total: int(),
+        refunded_amount: int(),
+        refunded_amount_usd: int(),
+        refunded_amount_formatted: str(),
+        subtotal_usd: int(),
+        discount_total_usd: int(),
+        tax_usd: int(),
+        total_usd: int(),
+        subtotal_formatted: str(),
+        discount_total_formatted: str(),
+        tax_formatted: str(),
+        total_formatted: str(),
+        urls: exact({
+          invoice_url: nullable(url('Signed PDF link; null while pending.')),
+        }),
+        created_at: ts(),
+        updated_at: ts(),
+        test_mode: bool(),
+      },
+    },
+  ],
+  operations: {
+    'POST /v1/subscription-invoices/{id}/generate-invoice':
+      generateInvoiceOperation('subscription-invoices'),
+    'GET /v1/subscription-items/{id}/current-usage': {
+      summary: "A usage-based item's usage in the open period",
+      tags: ['subscription-items'],
+      responses: {
+        '200': jsonApiResponse(
+          'The current usage.',
+          metaDocument(
+            exact({
+              period_start: ts(),
+              period_end: ts(),
+              quantity: int(),
+              interval_unit: oneOf('day', 'week', 'month', 'year'),
+              interval_quantity: int(),
+            }),
+          ),
+        ),
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+        '500': { $ref: '#/components/responses/InternalError' },
+      },
+    },
+    'GET /portal/subscriptions/{id}': {
+      summary: 'Subscription portal (signed link)',
+      tags: ['Hosted pages'],
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+    'GET /portal/subscriptions/{id}/payment-method': {
+      summary: 'Update-payment-method page (signed link)',
+      tags: ['Hosted pages'],
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+    'POST /portal/subscriptions/{id}/payment-method': {
+      summary: 'Submit a new payment method (signed link)',
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: exact({ card_number: str() }),
+          },
+          'application/json': { schema: exact({ card_number: str() }) },
+        },
+      },
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+  },
+  notes: {
+    'DELETE /v1/subscriptions/{id}': {
+      summary: 'Cancel a subscription',
+      description:
+        'Cancels at the end of the period (status `cancelled`, `ends_at` set) and returns the subscription.',
+    },
+    'POST /v1/subscription-invoices/{id}/refund': {
+      summary: 'Refund a subscription invoice',
+    },
+  },
+};

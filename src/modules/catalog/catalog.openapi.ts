@@ -1,0 +1,155 @@
+import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
+import {
+  array,
+  bool,
+  exact,
+  int,
+  nullable,
+  oneOf,
+  str,
+  ts,
+  url,
+  uuid,
+} from '../../http/openapi/schema';
+
+const interval = oneOf('day', 'week', 'month', 'year');
+
+export const catalogOpenApi: OpenApiContribution = {
+  resources: [
+    {
+      type: 'products',
+      attributes: {
+        store_id: int(),
+        name: str(),
+        slug: str(),
+        description: str('HTML.'),
+        status: oneOf('draft', 'published'),
+        status_formatted: str(),
+        thumb_url: nullable(str()),
+        large_thumb_url: nullable(str()),
+        price: int('Cents: the lowest current price of its variants.'),
+        price_formatted: nullable(str()),
+        from_price: nullable(int()),
+        to_price: nullable(int()),
+        from_price_formatted: nullable(str()),
+        to_price_formatted: nullable(str()),
+        pay_what_you_want: bool(),
+        buy_now_url: nullable(url()),
+        created_at: ts(),
+        updated_at: ts(),
+        test_mode: bool(),
+      },
+    },
+    {
+      type: 'variants',
+      description:
+        'A variant; `price` to `suggested_price` are deprecated and mirror its current price.',
+      attributes: {
+        product_id: int(),
+        name: str(),
+        slug: str(),
+        description: str(),
+        links: array(exact({ title: str(), url: url() })),
+        has_license_keys: bool(),
+        license_activation_limit: int(),
+        is_license_limit_unlimited: bool(),
+        license_length_value: int(),
+        license_length_unit: oneOf('days', 'months', 'years'),
+        is_license_length_unlimited: bool(),
+        sort: int(),
+        status: oneOf('pending', 'draft', 'published'),
+        status_formatted: str(),
+        created_at: ts(),
+        updated_at: ts(),
+        test_mode: bool(),
+        price: int(),
+        is_subscription: bool(),
+        interval: nullable(interval),
+        interval_count: nullable(int()),
+        has_free_trial: bool(),
+        trial_interval: nullable(interval),
+        trial_interval_count: nullable(int()),
+        pay_what_you_want: bool(),
+        min_price: int(),
+        suggested_price: int(),
+      },
+    },
+    {
+      type: 'prices',
+      description:
+        'Prices are immutable; a variant’s current price is its newest. No `test_mode`.',
+      attributes: {
+        variant_id: int(),
+        category: oneOf('one_time', 'subscription', 'lead_magnet', 'pwyw'),
+        scheme: oneOf('standard', 'package', 'graduated', 'volume'),
+        usage_aggregation: nullable(
+          oneOf('sum', 'last_during_period', 'last_ever', 'max'),
+        ),
+        unit_price: nullable(int()),
+        unit_price_decimal: nullable(str()),
+        setup_fee_enabled: nullable(bool()),
+        setup_fee: nullable(int()),
+        package_size: int(),
+        tiers: nullable(
+          array(
+            exact({
+              last_unit: { anyOf: [int(), { type: 'string', enum: ['inf'] }] },
+              unit_price: int(),
+              unit_price_decimal: nullable(str()),
+              fixed_fee: int(),
+            }),
+          ),
+        ),
+        renewal_interval_unit: nullable(interval),
+        renewal_interval_quantity: nullable(int()),
+        trial_interval_unit: nullable(interval),
+        trial_interval_quantity: nullable(int()),
+        min_price: nullable(int()),
+        suggested_price: nullable(int()),
+        tax_code: oneOf('eservice', 'ebook', 'saas'),
+        created_at: ts(),
+        updated_at: ts(),
+      },
+    },
+    {
+      type: 'files',
+      description: 'A downloadable file (camelCase timestamps, as upstream).',
+      attributes: {
+        variant_id: int(),
+        identifier: uuid(),
+        name: str(),
+        extension: str(),
+        download_url: url('Signed; expires an hour after the request.'),
+        size: int('Bytes.'),
+        size_formatted: str(),
+        version: str(),
+        sort: int(),
+        status: oneOf('draft', 'published'),
+        createdAt: ts(),
+        updatedAt: ts(),
+        test_mode: bool(),
+      },
+    },
+  ],
+  operations: {
+    'GET /downloads/{identifier}': {
+      summary: 'Download a file (signed link)',
+      description:
+        'The `download_url` of a file: the file itself while the signature is valid. Not JSON:API.',
+      tags: ['Hosted pages'],
+      responses: {
+        '200': {
+          description: 'The file, with its own media type.',
+          content: {
+            '*/*': {
+              schema: { type: 'string', format: 'binary' },
+            },
+          },
+        },
+        '403': { $ref: '#/components/responses/Forbidden' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+  },
+};

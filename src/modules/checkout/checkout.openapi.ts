@@ -1,0 +1,195 @@
+import {
+  htmlResponse,
+  jsonApiResponse,
+  ref,
+} from '../../http/openapi/json-api-schemas';
+import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
+import {
+  array,
+  bool,
+  exact,
+  freeform,
+  int,
+  nullable,
+  str,
+  ts,
+  url,
+} from '../../http/openapi/schema';
+import type { SchemaObject } from '../../http/openapi/schema';
+
+const COLORS = [
+  'background_color',
+  'headings_color',
+  'primary_text_color',
+  'secondary_text_color',
+  'links_color',
+  'borders_color',
+  'checkbox_color',
+  'active_state_color',
+  'button_color',
+  'button_text_color',
+  'terms_privacy_color',
+];
+
+const checkoutOptions = exact(
+  {
+    embed: bool(),
+    media: bool(),
+    logo: bool(),
+    desc: bool(),
+    discount: bool(),
+    skip_trial: bool(),
+    quantity: int(),
+    subscription_preview: bool(),
+    dark: bool('Deprecated.'),
+    ...Object.fromEntries(COLORS.map((name) => [name, str()])),
+  },
+  {
+    optional: ['dark', ...COLORS],
+    description: 'A colour key appears only when it was supplied.',
+  },
+);
+
+const preview: SchemaObject = {
+  anyOf: [
+    { type: 'boolean', enum: [false] },
+    {
+      type: 'object',
+      description:
+        '14 keys, or 17 with the setup fee: currency, currency_rate, subtotal, discount_total, tax, total, their *_usd and *_formatted.',
+      additionalProperties: { type: ['string', 'number'] },
+    },
+  ],
+};
+
+/** The hosted page's answers: HTML for browsers, a JSON:API order for a JSON POST. */
+const hostedSubmit = {
+  '201': jsonApiResponse('JSON body: the order.', ref('OrdersDocument')),
+  '303': {
+    description:
+      'Form body: to the checkout’s `redirect_url` or the receipt page.',
+    headers: { Location: { schema: { type: 'string' } } },
+  },
+  default: {
+    description:
+      'A refusal: an HTML page for a form body, a JSON:API error document for a JSON body.',
+    content: {
+      'text/html': { schema: { type: 'string' } },
+      'application/vnd.api+json': { schema: ref('ErrorDocument') },
+    },
+  },
+};
+
+const purchaseFields = exact(
+  {
+    email: str(),
+    name: str(),
+    'billing_address[country]': str(),
+    'billing_address[zip]': str(),
+    billing_address: exact(
+      { country: str(), zip: str() },
+      { optional: ['country', 'zip'] },
+    ),
+    tax_number: str(),
+    discount_code: str(),
+    variant_id: { type: ['string', 'integer'] },
+    quantity: { type: ['string', 'integer'] },
+    card_number: str(
+      'Test mode: 4242424242424242 succeeds, 4000000000000002 is declined.',
+    ),
+  },
+  {
+    optional: [
+      'name',
+      'billing_address[country]',
+      'billing_address[zip]',
+      'billing_address',
+      'tax_number',
+      'discount_code',
+      'variant_id',
+      'quantity',
+      'card_number',
+    ],
+  },
+);
+
+export const checkoutOpenApi: OpenApiContribution = {
+  resources: [
+    {
+      type: 'checkouts',
+      description: 'A custom checkout; `id` is a UUID.',
+      attributes: {
+        store_id: int(),
+        variant_id: int(),
+        custom_price: nullable(int()),
+        product_options: exact({
+          name: str(),
+          description: str(),
+          media: array(str()),
+          redirect_url: str(),
+          receipt_button_text: str(),
+          receipt_link_url: str(),
+          receipt_thank_you_note: str(),
+          enabled_variants: array(int()),
+          confirmation_title: str(),
+          confirmation_message: str(),
+          confirmation_button_text: str(),
+        }),
+        checkout_options: checkoutOptions,
+        checkout_data: exact({
+          email: str(),
+          name: str(),
+          billing_address: exact(
+            { country: str(), zip: str() },
+            { optional: ['country', 'zip'] },
+          ),
+          tax_number: str(),
+          discount_code: str(),
+          custom: freeform(),
+          variant_quantities: array(
+            exact({ variant_id: int(), quantity: int() }),
+          ),
+        }),
+        preview,
+        expires_at: nullable(ts()),
+        created_at: ts(),
+        updated_at: ts(),
+        test_mode: bool(),
+        url: url('The signed hosted checkout page.'),
+      },
+    },
+  ],
+  operations: {
+    'GET /checkout/{kind}/{id}': {
+      summary: 'Hosted checkout page',
+      description:
+        '`/checkout/custom/{checkout id}?signature=…` (a checkout’s `url`) or `/checkout/buy/{variant uuid}` (a variant’s `buy_now_url`). Server-rendered HTML, usable without JavaScript.',
+      tags: ['Hosted pages'],
+      responses: {
+        '200': htmlResponse('The checkout page.'),
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+    'POST /checkout/{kind}/{id}': {
+      summary: 'Complete a purchase on the hosted checkout',
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': { schema: purchaseFields },
+          'application/json': { schema: purchaseFields },
+        },
+      },
+      responses: hostedSubmit,
+    },
+    'GET /my-orders/{identifier}': {
+      summary: 'Receipt page (signed link)',
+      description: 'The page behind an order’s `urls.receipt`.',
+      tags: ['Hosted pages'],
+      responses: {
+        '200': htmlResponse('The receipt.'),
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+  },
+};
