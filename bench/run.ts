@@ -92,6 +92,7 @@ function zestEnv(port: number, extra: Record<string, string> = {}) {
 const API_ENV = zestEnv(PORTS.api, {
   RATE_LIMIT_PER_MINUTE: UNLIMITED,
   LICENSE_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  AUTH_FAILURE_LIMIT_PER_MINUTE: UNLIMITED,
 });
 
 /** As production starts the API (docker/Dockerfile, `npm run start:api`): V8's old space capped. */

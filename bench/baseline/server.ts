@@ -256,11 +256,13 @@ app.get<{ Querystring: Record<string, string> }>(
           ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
         [userId, testMode, storeId, size, (number - 1) * size],
       ),
-      pool.query(`SELECT count(*)::int AS total FROM orders WHERE ${where}`, [
-        userId,
-        testMode,
-        storeId,
-      ]),
+      // The store's order count as Zest keeps it (store_order_counters).
+      pool.query(
+        `SELECT coalesce(sum(c.${testMode ? 'test' : 'live'}_order_count), 0)::int AS total
+           FROM store_order_counters c JOIN stores s ON s.id = c.store_id
+          WHERE s.user_id = $1 AND c.store_id = $2`,
+        [userId, storeId],
+      ),
     ]);
     const items = await firstItems(page.rows.map((row: Row) => row.id));
     const data = page.rows.map((row: Row) =>

@@ -1,13 +1,11 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { ApiKeyGuard } from '../http/auth/api-key.guard';
+import { GlobalExceptionFilter } from '../http/errors/global-exception.filter';
 import { HealthController } from '../http/health/health.controller';
-import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from '../http/idempotency/idempotency.module';
-import { JsonApiContentTypeInterceptor } from '../http/json-api/json-api-content-type.interceptor';
-import { JsonApiExceptionFilter } from '../http/json-api/json-api-exception.filter';
 import { OpenApiModule } from '../http/openapi/openapi.module';
 import { RelationshipController } from '../http/json-api/relationship.controller';
 import { RouteTable } from '../http/json-api/route-table';
@@ -27,8 +25,10 @@ export interface ApiModuleOptions {
 }
 
 /**
- * The HTTP process: the core plus the global guard, filter and interceptors,
- * registered as APP_* providers so tests get exactly what production gets.
+ * The HTTP process: the core plus the global guards and filter, registered
+ * as APP_* providers so tests get exactly what production gets. Response
+ * policies (JSON:API content type, Idempotency-Key) are route metadata,
+ * applied by createApiApp (see applyRoutePolicies).
  */
 @Module({})
 export class ApiModule {
@@ -55,9 +55,7 @@ export class ApiModule {
         // Guards run in this order: who is calling, then how often.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_FILTER, useClass: JsonApiExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: JsonApiContentTypeInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
       ],
     };
   }

@@ -11,9 +11,11 @@ import {
   closeDatabase,
   DatabaseConnection,
 } from '../database/database-connection';
-import { idempotencyOnSend } from '../http/idempotency/idempotency.interceptor';
+import { installIdempotency } from '../http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from '../http/idempotency/idempotency.service';
 import { RouteTable } from '../http/json-api/route-table';
+import { applyRoutePolicies } from '../http/route-policies';
+import { installConnectionDrain } from '../http/transport/connection-drain';
 import { OpenApiService } from '../http/openapi/openapi.service';
 import {
   frameworkErrorHandler,
@@ -52,7 +54,9 @@ export async function createApiApp(
     frameworkErrors: frameworkErrorHandler,
   });
   const fastify = adapter.getInstance();
-  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  fastify.addHook('onRoute', (route) =>
+    routes.add(route.method, route.url, route.config),
+  );
   // One request id for the response header and the log line.
   fastify.addHook('onRequest', async (request, reply) => {
     request.raw.headers['x-request-id'] = request.id;
@@ -64,12 +68,8 @@ export async function createApiApp(
   // Bodies are JSON:API, JSON or form fields; anything else is a 415.
   fastify.removeContentTypeParser('text/plain');
   installTransportPolicy(fastify, config);
-  // Late-bound: the service exists once Nest has built the module graph.
-  let idempotency: IdempotencyService | undefined;
-  fastify.addHook(
-    'onSend',
-    idempotencyOnSend(() => idempotency as IdempotencyService),
-  );
+  installConnectionDrain(fastify);
+  installIdempotency(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(config, database, {
@@ -81,7 +81,9 @@ export async function createApiApp(
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
-  idempotency = app.get(IdempotencyService);
+  // The store exists once Nest has built the module graph.
+  fastify.idempotency = app.get(IdempotencyService);
+  applyRoutePolicies(app);
   app.get(OpenApiService).attach(app);
   app.enableCors({ delegator: corsDelegate(config) });
   await app.init();

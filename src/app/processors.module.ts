@@ -10,6 +10,7 @@ import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
+import { StorageModule } from '../storage/storage.module';
 
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
@@ -19,6 +20,7 @@ import { WebhooksModule } from '../modules/webhooks/webhooks.module';
     WebhooksModule,
     BillingModule,
     InvoiceModule,
+    StorageModule,
   ],
   providers: [
     ApiKeyUsageProcessor,

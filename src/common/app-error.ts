@@ -9,7 +9,7 @@ export interface ErrorDetail {
 
 /**
  * A failure the client can act on. Services throw these; only the global
- * exception filter turns them into JSON:API error documents.
+ * exception filter turns them into error responses.
  */
 export class AppError extends Error {
   readonly errors: ErrorDetail[];

@@ -1,4 +1,11 @@
-import { formatMoney, minorDigits, percentOf, toUsdCents } from './money';
+import {
+  formatMoney,
+  minorDigits,
+  parseMajorUnits,
+  percentOf,
+  toMajorUnits,
+  toUsdCents,
+} from './money';
 
 describe('money', () => {
   it('formats by the currency’s own minor digits', () => {
@@ -18,5 +25,26 @@ describe('money', () => {
   it('takes percentages to whole cents', () => {
     expect(percentOf(999, 20)).toBe(200);
     expect(percentOf(1000, 12.5)).toBe(125);
+  });
+
+  it('writes amounts in major units, as a buyer types them', () => {
+    expect(toMajorUnits(1250, 'USD')).toBe('12.50');
+    expect(toMajorUnits(0, 'USD')).toBe('0.00');
+    expect(toMajorUnits(500, 'JPY')).toBe('500');
+    expect(toMajorUnits(1234, 'KWD')).toBe('1.234');
+  });
+
+  it('reads amounts in major units by the currency’s minor digits', () => {
+    expect(parseMajorUnits('12.50', 'USD')).toBe(1250);
+    expect(parseMajorUnits(' 12.5 ', 'USD')).toBe(1250);
+    expect(parseMajorUnits('12', 'USD')).toBe(1200);
+    expect(parseMajorUnits('12.', 'USD')).toBe(1200);
+    expect(parseMajorUnits('0.07', 'USD')).toBe(7);
+    expect(parseMajorUnits('.5', 'USD')).toBe(50);
+    expect(parseMajorUnits('500', 'JPY')).toBe(500);
+    expect(parseMajorUnits('1.234', 'KWD')).toBe(1234);
+    for (const bad of ['', '.', '12.505', '-1', '1e3', '1,000', '12,50', 'ten'])
+      expect(parseMajorUnits(bad, 'USD')).toBeNull();
+    expect(parseMajorUnits('500.5', 'JPY')).toBeNull();
   });
 });

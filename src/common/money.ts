@@ -41,3 +41,22 @@ export function toUsdCents(
 export function percentOf(amount: number, percent: number): number {
   return Math.round((amount * percent) / 100);
 }
+
+/** `1250, 'USD'` → `"12.50"`: an amount as a buyer types it, without a symbol. */
+export function toMajorUnits(minorUnits: number, currency: string): string {
+  const digits = minorDigits(currency);
+  return (minorUnits / 10 ** digits).toFixed(digits);
+}
+
+/**
+ * `"12.5", 'USD'` → `1250`. Digits with an optional decimal point and at most
+ * the currency's minor digits after it; anything else (signs, exponents,
+ * thousands separators, "12.505") is null rather than guessed at.
+ */
+export function parseMajorUnits(text: string, currency: string): number | null {
+  const digits = minorDigits(currency);
+  const match = /^(?=\.?\d)(\d{0,12})(?:\.(\d*))?$/.exec(text.trim());
+  if (!match || (match[2] ?? '').length > digits) return null;
+  const fraction = (match[2] ?? '').padEnd(digits, '0');
+  return Number(match[1] || '0') * 10 ** digits + Number(fraction || '0');
+}

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
     expect(config.http.publicBaseUrl).toBe('http://localhost:3000');
     expect(config.http.requireHttps).toBe(false);
     expect(config.rateLimit.perMinute).toBe(300);
+    expect(config.rateLimit.authFailuresPerMinute).toBe(60);
   });
 
   it('names the bad variable', () => {

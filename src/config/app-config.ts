@@ -120,6 +120,7 @@ const environmentSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
   LICENSE_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(60),
   API_KEY_CACHE_TTL_MS: nonNegativeInt.default(5000),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(25000),
   BILLING_SWEEP_INTERVAL_MS: positiveInt.default(60000),
@@ -132,7 +133,7 @@ const environmentSchema = z.object({
     parseDurationList(DEFAULT_WEBHOOK_RETRY_DELAYS),
   ),
   WEBHOOK_RELAY_INTERVAL_MS: positiveInt.default(5000),
-  WEBHOOK_CONCURRENCY: positiveInt.default(10),
+  WEBHOOK_CONCURRENCY: positiveInt.default(50),
   WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
 });
 
@@ -181,6 +182,8 @@ export interface AppConfig {
   rateLimit: {
     perMinute: number;
     licensePerMinute: number;
+    /** Failed authentications per client IP before 401 turns into 429. */
+    authFailuresPerMinute: number;
   };
   apiKeyCacheTtlMs: number;
   shutdownTimeoutMs: number;
@@ -302,6 +305,7 @@ export function loadConfig(
     rateLimit: {
       perMinute: e.RATE_LIMIT_PER_MINUTE,
       licensePerMinute: e.LICENSE_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: e.AUTH_FAILURE_LIMIT_PER_MINUTE,
     },
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

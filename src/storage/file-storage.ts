@@ -20,6 +20,14 @@ export interface FileStorage {
   exists(key: string): Promise<boolean>;
   /** Removes the file; a missing file is not an error. */
   delete(key: string): Promise<void>;
+  /** The keys of the complete files directly under `prefix` (a folder key), in no order; none if it is missing. */
+  list(prefix: string): Promise<string[]>;
+  /**
+   * Removes what writes interrupted by a crash left behind, untouched for
+   * `olderThanMs`; returns how many. Nothing to do where writes are atomic
+   * uploads.
+   */
+  removeStaleTemporaryFiles(olderThanMs: number): Promise<number>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -1,4 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -82,5 +90,57 @@ describe('LocalFileStorage', () => {
     await storage.delete('d.txt');
     await storage.delete('d.txt');
     expect(await storage.exists('d.txt')).toBe(false);
+  });
+
+  it('keeps a reader on a file deleted under it', async () => {
+    await storage.put('gone.bin', Buffer.alloc(1 << 20, 3));
+    const reader = await storage.open('gone.bin');
+    await storage.delete('gone.bin');
+    expect(await storage.exists('gone.bin')).toBe(false);
+    const chunks: Buffer[] = [];
+    for await (const chunk of reader!.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).length).toBe(1 << 20);
+  });
+
+  it('lists the complete files of a folder, not writes in progress or subfolders', async () => {
+    expect(await storage.list('invoices/orders/1')).toEqual([]);
+    await storage.put('invoices/orders/1/a.pdf', Buffer.from('a'));
+    await storage.put('invoices/orders/1/b.pdf', Buffer.from('b'));
+    await storage.put('invoices/orders/1/sub/c.pdf', Buffer.from('c'));
+    writeFileSync(join(root, 'files/invoices/orders/1/a.pdf.0a1b2c.tmp'), 'x');
+    expect((await storage.list('invoices/orders/1')).sort()).toEqual([
+      'invoices/orders/1/a.pdf',
+      'invoices/orders/1/b.pdf',
+    ]);
+    await expect(
+      storage.put('a.pdf.0a1b2c.tmp', Buffer.from('x')),
+    ).rejects.toThrow(/Reserved storage key/);
+  });
+
+  it('removes temporary files older than the given age, anywhere under the root', async () => {
+    const folder = join(root, 'files/invoices/orders/7');
+    mkdirSync(folder, { recursive: true });
+    const stale = join(folder, 'a.pdf.111111111111.tmp');
+    const deep = join(root, 'files/x/y/z.pdf.222222222222.tmp');
+    const fresh = join(folder, 'a.pdf.333333333333.tmp');
+    const complete = join(folder, 'old.pdf');
+    mkdirSync(join(root, 'files/x/y'), { recursive: true });
+    for (const file of [stale, deep, fresh, complete]) writeFileSync(file, 'x');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    for (const file of [stale, deep, complete])
+      utimesSync(file, twoHoursAgo, twoHoursAgo);
+
+    expect(await storage.removeStaleTemporaryFiles(60 * 60 * 1000)).toBe(2);
+    expect([stale, deep, fresh, complete].map((f) => existsSync(f))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(await storage.removeStaleTemporaryFiles(60 * 60 * 1000)).toBe(0);
+  });
+
+  it('sweeps nothing, without failing, before the root exists', async () => {
+    expect(await storage.removeStaleTemporaryFiles(0)).toBe(0);
   });
 });

@@ -1,11 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { assertSafeKey, FileStorage, StoredFile } from './file-storage';
 
+/** A write in progress, next to its target; a key may not end with it. */
+const TEMP_SUFFIX = '.tmp';
+
 function isMissing(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ENOENT';
+}
+
+/** The entries of a directory; none when it does not exist. */
+async function entriesOf(dir: string) {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
 }
 
 /** FileStorage on a local (or shared network) directory. */
@@ -17,10 +30,12 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async put(key: string, data: Buffer): Promise<void> {
+    if (key.endsWith(TEMP_SUFFIX))
+      throw new Error(`Reserved storage key: ${JSON.stringify(key)}`);
     const target = this.path(key);
     await mkdir(dirname(target), { recursive: true });
     // Same directory as the target, so rename is atomic (one filesystem).
-    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const temp = `${target}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
     const handle = await open(temp, 'wx', 0o640);
     try {
       await handle.writeFile(data);
@@ -69,6 +84,35 @@ export class LocalFileStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    return (await entriesOf(this.path(prefix)))
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(TEMP_SUFFIX))
+      .map((entry) => `${prefix}/${entry.name}`);
+  }
+
+  async removeStaleTemporaryFiles(olderThanMs: number): Promise<number> {
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    // Symbolic links are neither followed nor removed: only what put() made.
+    const sweep = async (dir: string): Promise<void> => {
+      for (const entry of await entriesOf(dir)) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          await sweep(path);
+        } else if (entry.isFile() && entry.name.endsWith(TEMP_SUFFIX)) {
+          // A writer at work is seconds old; null = it has just been renamed.
+          const stats = await stat(path).catch(() => null);
+          if (stats && stats.mtimeMs < cutoff) {
+            await rm(path, { force: true });
+            removed++;
+          }
+        }
+      }
+    };
+    await sweep(this.root);
+    return removed;
   }
 
   private path(key: string): string {

@@ -473,6 +473,32 @@ describe('billing: a subscription from purchase to expiry', () => {
         },
       })
       .expect(422);
+
+    // A cancelled subscription takes no more usage, and nothing is written.
+    expect((await cancelSubscription(subscription.id)).statusCode).toBe(200);
+    const refused = await api()
+      .send('post', '/v1/usage-records', {
+        data: {
+          type: 'usage-records',
+          attributes: { quantity: 5 },
+          relationships: {
+            'subscription-item': {
+              data: { type: 'subscription-items', id: itemId },
+            },
+          },
+        },
+      })
+      .expect(422);
+    expect(refused.body.errors[0].detail).toBe(
+      'Usage cannot be reported for a cancelled subscription.',
+    );
+    expect(
+      (await getSubscriptionItemCurrentUsage(itemId)).data!.meta.quantity,
+    ).toBe(0);
+    const after = await listUsageRecords({
+      filter: { subscriptionItemId: itemId },
+    });
+    expect(after.data!.meta.page.total).toBe(1002);
   }, 180_000);
 
   it('refuses what the spec refuses and hides other modes', async () => {
@@ -580,6 +606,11 @@ describe('billing: a subscription from purchase to expiry', () => {
           r.attributes.billing_reason === 'initial',
       )?.attributes.total,
     ).toBe(0);
+    // Spec 2.11: a number, like an order's rate (the reference sends a string).
+    for (const invoice of included.filter(
+      (r) => r.type === 'subscription-invoices',
+    ))
+      expect(invoice.attributes.currency_rate).toBe(1);
     const nested = await api()
       .get(`/v1/subscriptions/${subscription.id}/subscription-invoices`)
       .expect(200);

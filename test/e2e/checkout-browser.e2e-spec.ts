@@ -6,7 +6,7 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
-import { GOOD_CARD } from '../support/commerce';
+import { buyNowUrl, GOOD_CARD } from '../support/commerce';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -173,6 +173,49 @@ describe('the hosted checkout in a real browser', () => {
     } finally {
       restore();
     }
+  });
+
+  it('takes a pay-what-you-want amount, refusing one below the minimum', async () => {
+    const { product } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      merchant.stores[0].id,
+      { category: 'pwyw', min_price: 500, suggested_price: 1500 },
+      { name: 'Tip Jar' },
+    );
+    const page = await browser.newPage({ javaScriptEnabled: false });
+    await page.goto(await buyNowUrl(t.baseUrl, merchant.testKey, product.id));
+    await expect(page.locator('#amount').inputValue()).resolves.toBe('15.00');
+    await expect(
+      page.locator('[data-amount="minimum"]').textContent(),
+    ).resolves.toBe('Minimum $5.00');
+    await page.fill('#amount', '4');
+    await page.fill('#email', 'tipper@example.com');
+    await page.fill('#name', 'Tip Per');
+    await page.fill('#country', 'US');
+    await page.fill('#card_number', GOOD_CARD);
+    const refused = await Promise.all([
+      page.waitForNavigation(),
+      page.click('button[value=pay]'),
+    ]);
+    expect(refused[0]?.status()).toBe(422);
+    await expect(page.locator('.errors').textContent()).resolves.toBe(
+      'The amount must be at least $5.00.',
+    );
+    await expect(page.locator('#amount').inputValue()).resolves.toBe('4');
+
+    await page.fill('#amount', '7.50');
+    await page.fill('#card_number', GOOD_CARD);
+    await Promise.all([
+      page.waitForURL(/\/my-orders\//),
+      page.click('button[value=pay]'),
+    ]);
+    await expect(page.locator('h1').textContent()).resolves.toBe(
+      'Thanks for your order!',
+    );
+    await expect(
+      page.locator('[data-total="total"]').textContent(),
+    ).resolves.toBe('$7.50');
   });
 
   it('shows a declined card on the page, not as JSON', async () => {

@@ -249,6 +249,19 @@ describe('customer portal and purchase customers', () => {
       expiresAt: new Date(Date.now() + 60_000),
     });
     await request(t.baseUrl).get(pathOf(ghost)).expect(404);
+
+    // A request no handler takes (another method) gets the page's format too.
+    const wrongMethod = await request(t.baseUrl)
+      .delete(pathOf(ghost))
+      .set('Accept', 'text/html')
+      .expect(405);
+    expect(wrongMethod.headers['content-type']).toMatch(/^text\/html/);
+    expect(wrongMethod.headers.allow).toBe('GET');
+    expect(wrongMethod.text).toContain('DELETE is not allowed here.');
+    const machine = await request(t.baseUrl).delete(pathOf(ghost)).expect(405);
+    expect(machine.body.errors[0].detail).toBe(
+      'DELETE is not allowed here. Allowed: GET.',
+    );
   });
 
   describe('findOrCreateForPurchase', () => {

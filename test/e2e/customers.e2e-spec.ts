@@ -212,6 +212,12 @@ describe('customers', () => {
         '/data/attributes/country',
       ],
       [
+        // Intl calls it "Unknown Region"; ISO 3166-1 does not assign it.
+        newCustomer({ name: 'X', email: 'x@example.com', country: 'ZZ' }),
+        422,
+        '/data/attributes/country',
+      ],
+      [
         newCustomer({ name: 'X', email: 'x@example.com', city: 7 }),
         422,
         '/data/attributes/city',

@@ -41,7 +41,8 @@ async function createOrder(t: TestApp, spec: OrderSpec): Promise<OrderView> {
         name: 'Ada Lovelace',
         country: 'GB',
       });
-    const { order } = await t.app.get(OrderService).createInTransaction(
+    const orders = t.app.get(OrderService);
+    const { order } = await orders.createInTransaction(
       manager,
       {
         storeId: spec.storeId,
@@ -86,6 +87,7 @@ async function createOrder(t: TestApp, spec: OrderSpec): Promise<OrderView> {
       ],
       new Date(),
     );
+    await orders.assignNumber(manager, order);
     return order;
   });
 }

@@ -5,7 +5,7 @@ import {
   validateLicense,
 } from '@lemonsqueezy/lemonsqueezy.js';
 import { createMerchant, Merchant } from '../support/factories';
-import { issueLicenseKeys } from '../support/licensing';
+import { issueLicenseKeys, LivePaymentsTestModule } from '../support/licensing';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -21,7 +21,10 @@ describe('License API', () => {
 
   beforeAll(async () => {
     // The parallel-activation tests send far more than 60 requests a minute from one IP.
-    t = await startTestApp({ LICENSE_RATE_LIMIT_PER_MINUTE: '100000' });
+    t = await startTestApp(
+      { LICENSE_RATE_LIMIT_PER_MINUTE: '100000' },
+      { modules: [LivePaymentsTestModule] },
+    );
     merchant = await createMerchant(t.app, ['License Store']);
     // The JS SDK sends no Authorization header on License API calls.
     restoreFetch = useSdkAgainst(t.baseUrl, merchant.testKey);
@@ -33,7 +36,7 @@ describe('License API', () => {
 
   const store = () => merchant.stores[0];
   const issue = async (options = {}) =>
-    (await issueLicenseKeys(t.app, store(), options))[0];
+    (await issueLicenseKeys(t, merchant, store(), options))[0];
 
   const post = (operation: string) =>
     request(t.baseUrl).post(`/v1/licenses/${operation}`);
@@ -251,7 +254,11 @@ describe('License API', () => {
   });
 
   it('never validates or activates a disabled or expired key', async () => {
-    const disabled = await issue();
+    const [disabled, expired, future] = await Promise.all([
+      issue(),
+      issue(),
+      issue({ length: { value: 1, unit: 'days' } }),
+    ]);
     const active = await postForm('activate', {
       license_key: disabled.key,
       instance_name: 'Before',
@@ -292,7 +299,6 @@ describe('License API', () => {
       error: 'license_key is disabled.',
     });
 
-    const expired = await issue();
     await patchKey(expired.id, { expires_at: '2020-01-01T00:00:00.000000Z' });
     const validate = await validateLicense(expired.key);
     expect(validate.statusCode).toBe(400);
@@ -313,7 +319,6 @@ describe('License API', () => {
     });
 
     // A key that expires in the future is valid until then.
-    const future = await issue({ length: { value: 1, unit: 'days' } });
     const validFuture = await postForm('validate', {
       license_key: future.key,
     }).expect(200);
@@ -321,8 +326,7 @@ describe('License API', () => {
   });
 
   it('answers 404 "instance_id not found" for an instance of another key or no instance', async () => {
-    const first = await issue();
-    const second = await issue();
+    const [first, second] = await Promise.all([issue(), issue()]);
     const other = await postForm('activate', {
       license_key: second.key,
       instance_name: 'Other',
@@ -508,7 +512,7 @@ describe('License API rate limit', () => {
   afterAll(() => t.close());
 
   it('limits each client IP per minute, answering 429 in plain JSON with Retry-After', async () => {
-    const [key] = await issueLicenseKeys(t.app, merchant.stores[0]);
+    const [key] = await issueLicenseKeys(t, merchant, merchant.stores[0]);
     const validate = () =>
       request(t.baseUrl)
         .post('/v1/licenses/validate')

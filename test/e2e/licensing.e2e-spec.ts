@@ -14,7 +14,7 @@ import {
   LicenseKeyView,
 } from '../../src/modules/licensing/license-key.service';
 import { createMerchant, Merchant } from '../support/factories';
-import { issueLicenseKeys } from '../support/licensing';
+import { issueLicenseKeys, LivePaymentsTestModule } from '../support/licensing';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -32,16 +32,18 @@ describe('license keys and instances (JSON:API)', () => {
   let t: TestApp;
   let merchant: Merchant;
   let other: Merchant;
-  let restoreFetch: () => void;
+  let restoreFetch: (() => void) | undefined;
   let keys: LicenseKeyView[];
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { modules: [LivePaymentsTestModule] });
     merchant = await createMerchant(t.app, ['Keys One', 'Keys Two']);
     other = await createMerchant(t.app, ['Elsewhere']);
     keys = [
-      ...(await issueLicenseKeys(t.app, merchant.stores[0], { quantity: 3 })),
-      ...(await issueLicenseKeys(t.app, merchant.stores[1], {
+      ...(await issueLicenseKeys(t, merchant, merchant.stores[0], {
+        quantity: 3,
+      })),
+      ...(await issueLicenseKeys(t, merchant, merchant.stores[1], {
         activationLimit: null,
         length: { value: 1, unit: 'months' },
         customData: { user_id: 'u-1' },
@@ -49,9 +51,10 @@ describe('license keys and instances (JSON:API)', () => {
     ];
     restoreFetch = useSdkAgainst(t.baseUrl, merchant.testKey);
   });
+  // Safe after a failed beforeAll too, so Jest is never left hanging.
   afterAll(async () => {
-    restoreFetch();
-    await t.close();
+    restoreFetch?.();
+    await t?.close();
   });
 
   const get = (path: string, key = merchant.testKey) =>
@@ -204,7 +207,8 @@ describe('license keys and instances (JSON:API)', () => {
 
   it('derives the status the same way in attributes and in filter[status]', async () => {
     const [inactive, active, expired, disabled] = await issueLicenseKeys(
-      t.app,
+      t,
+      merchant,
       merchant.stores[0],
       { quantity: 4 },
     );
@@ -390,7 +394,7 @@ describe('license keys and instances (JSON:API)', () => {
     const unchanged = await get(`/v1/license-keys/${key.id}`).expect(200);
     expect(unchanged.body.data.attributes.disabled).toBe(false);
 
-    const live = await issueLicenseKeys(t.app, merchant.stores[0], {
+    const live = await issueLicenseKeys(t, merchant, merchant.stores[0], {
       testMode: false,
     });
     const liveList = await get('/v1/license-keys', merchant.liveKey).expect(
@@ -428,7 +432,7 @@ describe('license keys and instances (JSON:API)', () => {
   });
 
   it('lets a subscription move the expiry of its keys (followSubscription)', async () => {
-    const [key] = await issueLicenseKeys(t.app, merchant.stores[0], {
+    const [key] = await issueLicenseKeys(t, merchant, merchant.stores[0], {
       subscription: true,
       length: { value: 1, unit: 'days' },
     });

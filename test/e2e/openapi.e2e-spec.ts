@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -15,6 +15,8 @@ import { startTestApp, TestApp } from '../support/test-app';
 /** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
 const CHROMIUM = '/usr/bin/chromium';
 const CHECKED_IN = 'docs/openapi.json';
+const SCREENSHOT = 'docs/openapi-reference.png';
+const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
@@ -251,7 +253,15 @@ describe('the OpenAPI document', () => {
       await products.scrollIntoViewIfNeeded();
       await products.click();
       await tab.locator('text=filter[store_id]').first().waitFor();
-      await tab.screenshot({ path: 'docs/openapi-reference.png' });
+      const png = await tab.screenshot();
+      // A PNG of the whole viewport (IHDR width and height).
+      expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([
+        1280, 1400,
+      ]);
+      // The checked-in copy changes only when asked, so a test run leaves the tree clean.
+      if (process.env.UPDATE_SCREENSHOTS === '1')
+        writeFileSync(SCREENSHOT, png);
       expect(foreign).toEqual([]);
       expect(failures).toEqual([]);
     } finally {

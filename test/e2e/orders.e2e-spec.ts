@@ -334,6 +334,52 @@ describe('orders, order items and refunds', () => {
       `/v1/customers?filter[store_id]=${rush}&page[size]=100`,
     ).expect(200);
     expect(customers.body.meta.page.total).toBe(7);
+
+    // meta.page.total of a store-only list comes from the running totals the
+    // orders triggers keep: exact after parallel purchases, per store and mode.
+    const rushOrders = await get(
+      `/v1/orders?filter[store_id]=${rush}&page[size]=1`,
+    ).expect(200);
+    expect(rushOrders.body.meta.page.total).toBe(50);
+    const counted = async (testMode: boolean) =>
+      Number(
+        (
+          await db.query(
+            `SELECT count(*) AS n FROM orders o JOIN stores s ON s.id = o.store_id
+              WHERE s.user_id = $1 AND o.test_mode = $2`,
+            [merchant.userId, testMode],
+          )
+        ).rows[0].n,
+      );
+    const everything = await get('/v1/orders?page[size]=1').expect(200);
+    expect(everything.body.meta.page.total).toBe(await counted(true));
+    const live = await get(
+      `/v1/orders?filter[store_id]=${rush}`,
+      merchant.liveKey,
+    ).expect(200);
+    expect(live.body.meta.page.total).toBe(0);
+    const filtered = await get(
+      `/v1/orders?filter[store_id]=${rush}&filter[user_email]=rush-0@example.com`,
+    ).expect(200);
+    expect(filtered.body.meta.page.total).toBe(8);
+  });
+
+  it('refuses to commit an order that was not numbered', async () => {
+    // Purchases write the order first and number it just before the commit;
+    // a deferred constraint makes a forgotten number fail the commit.
+    const before = await count('orders');
+    await db.query('BEGIN');
+    await db.query(
+      `INSERT INTO orders
+       SELECT * FROM jsonb_populate_record(null::orders, (
+         SELECT to_jsonb(o) || jsonb_build_object(
+                  'id', nextval('orders_id_seq'),
+                  'identifier', gen_random_uuid(),
+                  'order_number', null)
+           FROM orders o LIMIT 1))`,
+    );
+    await expect(db.query('COMMIT')).rejects.toMatchObject({ code: '23502' });
+    expect(await count('orders')).toBe(before);
   });
 
   it('lists and filters orders and order items through the official SDK', async () => {

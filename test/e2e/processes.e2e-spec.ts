@@ -6,9 +6,11 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import {
+  createTestKeyByCli,
   eventually,
   runCli,
   spawnZest,
+  startZestWorker,
   terminate,
   waitForReady,
   ZestProcess,
@@ -46,18 +48,7 @@ describeWithServices(
     const keys: Record<'a' | 'b' | 'c' | 'd', { id: number; key: string }> =
       {} as never;
 
-    const startWorker = async () => {
-      const healthPort = await freePort();
-      const started = spawnZest('worker', {
-        ...env,
-        HEALTH_PORT: String(healthPort),
-      });
-      await waitForReady(
-        started,
-        `http://127.0.0.1:${healthPort}/health/ready`,
-      );
-      return started;
-    };
+    const startWorker = () => startZestWorker(env);
 
     beforeAll(async () => {
       database = await createTestDatabase();
@@ -83,16 +74,7 @@ describeWithServices(
       ]);
       await Promise.all(
         (['a', 'b', 'c', 'd'] as const).map(async (name) => {
-          const created = await runCli(env, [
-            'api-keys:create',
-            '--user',
-            String(user.id),
-            '--mode',
-            'test',
-            '--name',
-            name,
-          ]);
-          keys[name] = { id: created.id as number, key: created.key as string };
+          keys[name] = await createTestKeyByCli(env, user.id, name);
         }),
       );
       for (let i = 0; i < 2; i++) {
@@ -204,6 +186,33 @@ describeWithServices(
       }
       // Other keys are unaffected.
       expect((await me(keys.a.key, apis[1])).status).toBe(200);
+    });
+
+    it('counts failed authentications per IP across two API processes sharing Redis', async () => {
+      const unknown = `zest_test_${'C'.repeat(43)}`;
+      // The default limit, 60 a minute; 10 at a time, alternating.
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 6; batch++) {
+        const responses = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => me(unknown, apis[i % 2])),
+        );
+        statuses.push(...responses.map((response) => response.status));
+      }
+      expect(statuses.every((status) => status === 401)).toBe(true);
+      for (const api of apis) {
+        const refused = await me(unknown, api);
+        expect(refused.status).toBe(429);
+        expect(
+          Number(refused.headers.get('retry-after')),
+        ).toBeGreaterThanOrEqual(1);
+        const body = (await refused.json()) as {
+          errors: { status: string }[];
+        };
+        expect(body.errors[0].status).toBe('429');
+      }
+      // A valid key from the same address is still served, on both.
+      for (const api of apis)
+        expect((await me(keys.a.key, api)).status).toBe(200);
     });
 
     it('finishes the current job on SIGTERM, exits 0, and a job queued meanwhile runs after restart', async () => {

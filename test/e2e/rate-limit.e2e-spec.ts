@@ -13,6 +13,7 @@ describe('rate limits', () => {
       {
         RATE_LIMIT_PER_MINUTE: '5',
         LICENSE_RATE_LIMIT_PER_MINUTE: '3',
+        AUTH_FAILURE_LIMIT_PER_MINUTE: '4',
         // The client IP comes from X-Forwarded-For, so tests can vary it.
         TRUST_PROXY: 'true',
       },
@@ -81,6 +82,44 @@ describe('rate limits', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(refused.body.errors[0].status).toBe('429');
     await validate('203.0.113.8').expect(200);
+  });
+
+  it('answers 429 to an IP past AUTH_FAILURE_LIMIT_PER_MINUTE failed authentications, yet serves its valid keys', async () => {
+    const fresh = await createMerchant(t.app);
+    const from = (ip: string, authorization?: string) => {
+      const call = request(t.baseUrl)
+        .get('/v1/users/me')
+        .set('X-Forwarded-For', ip);
+      return authorization ? call.set('Authorization', authorization) : call;
+    };
+    const unknown = `Bearer zest_test_${'C'.repeat(43)}`;
+    // Every kind of refusal counts: missing, malformed, wrong scheme, unknown.
+    await from('198.51.100.9').expect(401);
+    await from('198.51.100.9', 'Bearer nope').expect(401);
+    await from('198.51.100.9', 'Basic abc').expect(401);
+    await from('198.51.100.9', unknown).expect(401);
+    const refused = await from('198.51.100.9', unknown).expect(429);
+    expect(refused.headers['content-type']).toMatch(
+      /^application\/vnd\.api\+json/,
+    );
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.body.errors[0]).toMatchObject({
+      status: '429',
+      title: 'Too Many Requests',
+    });
+    await from('198.51.100.9').expect(429);
+    // Another address has its own count.
+    await from('198.51.100.10', unknown).expect(401);
+    // A valid key is still served from the limited address: keys are too
+    // long to guess, and one broken client behind a shared address must not
+    // lock out the others (README, "Failed authentication").
+    const served = await from('198.51.100.9', `Bearer ${fresh.testKey}`).expect(
+      200,
+    );
+    expect(served.headers['x-ratelimit-limit']).toBe('5');
+    await from('198.51.100.9', unknown).expect(429);
   });
 
   it('leaves health endpoints unlimited', async () => {

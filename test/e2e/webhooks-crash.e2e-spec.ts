@@ -1,21 +1,14 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { Transactions } from '../../src/database/transactions';
-import { StoreSerializer } from '../../src/modules/store/store.serializer';
-import { StoreService } from '../../src/modules/store/store.service';
-import { Outbox } from '../../src/modules/webhooks/outbox';
 import { createMerchant, Merchant } from '../support/factories';
+import { killProcess, ZestProcess } from '../support/processes';
+import { startTestApp, TestApp } from '../support/test-app';
 import {
-  freePort,
-  startTestApp,
-  TEST_APP_KEY,
-  TestApp,
-} from '../support/test-app';
+  outboxRecorder,
+  startWebhookReceiver,
+  startWorkerProcess,
+  subscribeOrderCreated,
+  WebhookReceiver,
+} from '../support/worker';
 
 const EVENTS = 200;
 const KILLS = 5;
@@ -27,78 +20,25 @@ const describeWithServer = process.env.DATABASE_URL ? describe : describe.skip;
 describeWithServer('webhook delivery survives a killed worker', () => {
   let t: TestApp;
   let merchant: Merchant;
-  let server: Server;
-  let port: number;
-  let worker: ChildProcess | null = null;
+  let receiver: WebhookReceiver;
+  let worker: ZestProcess | null = null;
   let duplicates = 0;
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 
   const startWorker = async () => {
-    const healthPort = await freePort();
-    const child = spawn(
-      process.execPath,
-      [join(process.cwd(), 'dist/worker.js')],
-      {
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: 'test',
-          DATABASE_URL: t.config.database.url!,
-          ...(t.config.queue.redisUrl
-            ? { REDIS_URL: t.config.queue.redisUrl }
-            : {}),
-          QUEUE_PREFIX: t.config.queue.prefix,
-          APP_KEY: TEST_APP_KEY,
-          HEALTH_PORT: String(healthPort),
-          LOG_LEVEL: 'silent',
-          WEBHOOK_ALLOW_PRIVATE: 'true',
-          WEBHOOK_RETRY_DELAYS: '200ms*30',
-          WEBHOOK_RELAY_INTERVAL_MS: '300',
-          WEBHOOK_TIMEOUT_MS: '2000',
-        },
-        stdio: 'ignore',
-      },
-    );
-    worker = child;
-    // Ready = its health listener answers, which happens after the processors started.
-    for (;;) {
-      if (child.exitCode !== null) throw new Error('worker exited on start');
-      const ready = await fetch(
-        `http://127.0.0.1:${healthPort}/health/live`,
-      ).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    worker = await startWorkerProcess(t, {
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_DELAYS: '200ms*30',
+      WEBHOOK_RELAY_INTERVAL_MS: '300',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    });
   };
-
-  const killWorker = async () => {
-    const child = worker;
-    if (!child || child.exitCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const killWorker = () => killProcess(worker?.child ?? null);
 
   beforeAll(async () => {
     t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
     merchant = await createMerchant(t.app, ['Crash Store']);
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        });
-        // A little latency, so kills also land mid-request.
-        setTimeout(() => res.writeHead(200).end('ok'), Math.random() * 30);
-      });
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    port = (server.address() as AddressInfo).port;
+    // A little latency, so kills also land mid-request.
+    receiver = await startWebhookReceiver(30);
   });
 
   afterAll(async () => {
@@ -107,56 +47,21 @@ describeWithServer('webhook delivery survives a killed worker', () => {
       `webhook crash test: ${duplicates} duplicate deliveries after ${KILLS} kills\n`,
     );
     await killWorker();
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      server ? server.close(() => resolve()) : resolve(),
-    );
+    await receiver?.close();
     await t?.close();
   });
 
   it(`delivers all ${EVENTS} events at least once across ${KILLS} SIGKILLs, duplicates identical`, async () => {
     for (const path of ['/a', '/b']) {
-      await request(t.baseUrl)
-        .post('/v1/webhooks')
-        .set('Authorization', `Bearer ${merchant.testKey}`)
-        .set('Content-Type', 'application/vnd.api+json')
-        .send(
-          JSON.stringify({
-            data: {
-              type: 'webhooks',
-              attributes: {
-                url: `http://127.0.0.1:${port}${path}`,
-                events: ['order_created'],
-                secret: 'crash-secret',
-              },
-              relationships: {
-                store: {
-                  data: { type: 'stores', id: String(merchant.stores[0].id) },
-                },
-              },
-            },
-          }),
-        )
-        .expect(201);
-    }
-    const storeId = merchant.stores[0].id;
-    const store = (await t.app
-      .get(StoreService)
-      .findOne(
-        { userId: merchant.userId, apiKeyId: 0, testMode: true },
-        storeId,
-      ))!;
-    const record = (n: number) =>
-      t.app.get(Transactions).run((manager) =>
-        t.app.get(Outbox).record(manager, {
-          name: 'order_created',
-          storeId,
-          testMode: true,
-          resource: t.app.get(StoreSerializer),
-          record: store,
-          customData: { n },
-        }),
+      await subscribeOrderCreated(
+        t,
+        merchant,
+        receiver.url(path),
+        'crash-secret',
       );
+    }
+    const record = await outboxRecorder(t, merchant);
+    const { received } = receiver;
 
     await startWorker();
     let kills = 0;

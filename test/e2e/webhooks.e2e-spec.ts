@@ -57,6 +57,9 @@ async function startReceiver() {
       });
       if (path.startsWith('/flaky') && n <= 2) res.writeHead(500).end('no');
       else if (path.startsWith('/always-500')) res.writeHead(500).end('no');
+      else if (path.startsWith('/gone')) res.writeHead(410).end('gone');
+      else if (path.startsWith('/busy') && n === 1)
+        res.writeHead(429, { 'Retry-After': '2' }).end('busy');
       else if (path.startsWith('/hang-once') && n === 1)
         return; // never answers
       else res.writeHead(200).end('ok');
@@ -746,6 +749,55 @@ describe('webhooks', () => {
       });
       expect(again.attributes.attempt_log).toHaveLength(6);
       expect(receiver.at('/always-500')).toHaveLength(6);
+    });
+
+    it('stops retrying a receiver that answers 410 Gone', async () => {
+      const gone = (
+        await newWebhook({
+          url: receiver.url('/gone'),
+          events: ['subscription_expired'],
+          secret: 'gone-secret',
+        }).expect(201)
+      ).body.data.id as string;
+      await recordEvent('subscription_expired');
+      const entry = await waitFor(async () => {
+        const log = await deliveriesOf(gone);
+        return log.data[0]?.attributes.status === 'failed'
+          ? log.data[0]
+          : undefined;
+      });
+      expect(entry.attributes).toMatchObject({
+        attempts: 1,
+        last_response_code: 410,
+        next_attempt_at: null,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(receiver.at('/gone')).toHaveLength(1);
+    });
+
+    it("waits for a busy receiver's Retry-After before the next attempt", async () => {
+      const busy = (
+        await newWebhook({
+          url: receiver.url('/busy'),
+          events: ['subscription_resumed'],
+          secret: 'busy-secret',
+        }).expect(201)
+      ).body.data.id as string;
+      await recordEvent('subscription_resumed');
+      const entry = await waitFor(async () => {
+        const log = await deliveriesOf(busy);
+        return log.data[0]?.attributes.status === 'succeeded'
+          ? log.data[0]
+          : undefined;
+      });
+      expect(
+        entry.attributes.attempt_log.map(
+          (a: { response_code: number }) => a.response_code,
+        ),
+      ).toEqual([429, 200]);
+      const [first, second] = receiver.at('/busy');
+      // The schedule says 300 ms; the receiver asked for 2 s.
+      expect(second.at - first.at).toBeGreaterThanOrEqual(1900);
     });
 
     it('times out a receiver that hangs and retries it', async () => {

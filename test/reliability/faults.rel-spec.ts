@@ -1,12 +1,16 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
-import { AddressInfo, connect } from 'node:net';
+import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathOf } from '../support/commerce';
 import { createPricedProduct, postResource } from '../support/factories';
-import { eventually, ZestProcess } from '../support/processes';
+import {
+  eventually,
+  killProcess,
+  startRedisServer,
+} from '../support/processes';
 import { freePort } from '../support/test-app';
 import { client, JsonResponse } from './support/api';
 import { Cluster, haveServices, startCluster } from './support/cluster';
@@ -31,13 +35,6 @@ async function buyNowPath(api: string, key: string, storeId: number) {
     (await client(api, key).get(`/v1/products/${product.id}`)).body.data
       .attributes.buy_now_url,
   );
-}
-
-async function kill(zest: ZestProcess) {
-  if (zest.child.exitCode !== null || zest.child.signalCode !== null) return;
-  const exited = once(zest.child, 'exit');
-  zest.child.kill('SIGKILL');
-  await exited;
 }
 
 /** Every file under `dir`, recursively. */
@@ -95,7 +92,7 @@ describeWithServices('a worker SIGKILLed while rendering invoice PDFs', () => {
       await new Promise((resolve) =>
         setTimeout(resolve, 50 + Math.random() * 250),
       );
-      await kill(cluster.workers[cluster.workers.length - 1]);
+      await killProcess(cluster.workers[cluster.workers.length - 1].child);
       await cluster.startWorker();
     }
     // Each poll of a link re-enqueues its render; stalled jobs come back after BullMQ's lock expires.
@@ -144,40 +141,9 @@ describeWithRedisServer(
     const received = new Map<string, number>();
 
     const startRedis = async () => {
-      redis = spawn(
-        'redis-server',
-        [
-          '--port',
-          String(redisPort),
-          '--bind',
-          '127.0.0.1',
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-        ],
-        { stdio: 'ignore' },
-      );
-      for (;;) {
-        const open = await new Promise<boolean>((resolve) => {
-          const socket = connect(redisPort, '127.0.0.1');
-          socket.once('connect', () => {
-            socket.destroy();
-            resolve(true);
-          });
-          socket.once('error', () => resolve(false));
-        });
-        if (open) return;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      redis = await startRedisServer(redisPort);
     };
-    const stopRedis = async () => {
-      const child = redis;
-      if (!child || child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    };
+    const stopRedis = () => killProcess(redis);
 
     beforeAll(async () => {
       redisPort = await freePort();

@@ -291,6 +291,7 @@ describe('hostile input over every route', () => {
       LOG_LEVEL: 'error',
       RATE_LIMIT_PER_MINUTE: '10000000',
       LICENSE_RATE_LIMIT_PER_MINUTE: '10000000',
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '10000000',
       WEBHOOK_ALLOW_PRIVATE: 'true',
     });
     f = await buildFixture(t);

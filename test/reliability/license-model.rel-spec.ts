@@ -304,9 +304,14 @@ describe('license activations against a pure model', () => {
         commands,
         async (limit, cmds) => {
           stats.runs++;
-          const [key] = await issueLicenseKeys(t.app, merchant.stores[0], {
-            activationLimit: limit,
-          });
+          const [key] = await issueLicenseKeys(
+            t,
+            merchant,
+            merchant.stores[0],
+            {
+              activationLimit: limit,
+            },
+          );
           const real: Real = {
             t,
             licenseKey: key.key,

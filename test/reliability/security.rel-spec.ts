@@ -51,6 +51,7 @@ describeWithServices('security', () => {
         API_KEY_CACHE_TTL_MS: '2000',
         WEBHOOK_ALLOW_PRIVATE: 'true',
         RATE_LIMIT_PER_MINUTE: '100000',
+        AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
       },
     });
   }, 180_000);

@@ -12,6 +12,10 @@ export interface Buyer {
   variant_id?: string | number;
   quantity?: number;
   card_number?: string;
+  /** Pay what you want, in cents. */
+  custom_price?: number | string;
+  /** The page's field: refused on this path. */
+  amount?: string;
 }
 
 /** Path and query of an absolute URL (checkout and receipt links are absolute). */

@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { INestApplicationContext } from '@nestjs/common';
-import { Transactions } from '../../src/database/transactions';
-import { CustomerService } from '../../src/modules/customer/customer.service';
+import { Global, Module } from '@nestjs/common';
 import {
   LicenseKeyService,
   LicenseKeyView,
 } from '../../src/modules/licensing/license-key.service';
 import { LicenseLengthUnit } from '../../src/modules/licensing/license-key.state';
+import { LIVE_PAYMENT_GATEWAY } from '../../src/modules/payment/payment-gateway';
+import { TestPaymentGateway } from '../../src/modules/payment/test-payment-gateway';
 import { Store } from '../../src/modules/store/store.entity';
+import { buy, buyNowUrl } from './commerce';
+import {
+  createPrice,
+  createProduct,
+  createVariant,
+  Merchant,
+  postResource,
+} from './factories';
+import { TestApp } from './test-app';
 
 export interface LicenseOptions {
   testMode?: boolean;
@@ -22,96 +31,94 @@ export interface LicenseOptions {
 }
 
 /**
- * Issues keys for one order item through LicenseKeyService.issue, the call
- * the purchase flow makes. The catalog row, order and order item it needs are
- * written directly: this exercises licensing alone, the purchase e2e tests
- * cover the whole flow.
+ * Live-mode purchases for tests (`startTestApp(env, { modules: [...] })`):
+ * the test gateway's card rules under the live token; nothing real is charged.
+ */
+@Global()
+@Module({
+  providers: [{ provide: LIVE_PAYMENT_GATEWAY, useClass: TestPaymentGateway }],
+  exports: [LIVE_PAYMENT_GATEWAY],
+})
+export class LivePaymentsTestModule {}
+
+/**
+ * License keys as a customer gets them: a "Desktop App" product with a
+ * licensed "Pro" variant, created over the API with the merchant's key of
+ * that mode, bought by "Ada Buyer" with a JSON POST to its buy_now_url (to a
+ * checkout's URL when there is custom data). Returns the purchase's keys in
+ * id order. Each call buys a new product as a new customer unless `email`
+ * says otherwise. Live mode needs the app started with LivePaymentsTestModule.
  */
 export async function issueLicenseKeys(
-  app: INestApplicationContext,
+  t: TestApp,
+  merchant: Merchant,
   store: Store,
   options: LicenseOptions = {},
 ): Promise<LicenseKeyView[]> {
   const testMode = options.testMode ?? true;
-  const quantity = options.quantity ?? 1;
-  const email =
-    options.email ?? `buyer-${randomUUID().slice(0, 8)}@example.com`;
-  return app.get(Transactions).run(async (manager) => {
-    const customer = await app
-      .get(CustomerService)
-      .findOrCreateForPurchase(manager, {
-        storeId: store.id,
-        testMode,
-        email,
-        name: 'Ada Buyer',
-      });
-    const slug = randomUUID().slice(0, 8);
-    const [product] = await manager.query<{ id: number }[]>(
-      `INSERT INTO products (store_id, test_mode, name, slug, status)
-       VALUES ($1, $2, 'Desktop App', $3, 'published') RETURNING id`,
-      [store.id, testMode, slug],
-    );
-    const [variant] = await manager.query<{ id: number }[]>(
-      `INSERT INTO variants (uuid, store_id, product_id, test_mode, name, slug, status, has_license_keys)
-       VALUES ($1, $2, $3, $4, 'Pro', 'pro', 'published', true) RETURNING id`,
-      [randomUUID(), store.id, product.id, testMode],
-    );
-    const [price] = await manager.query<{ id: number }[]>(
-      `INSERT INTO prices (store_id, variant_id, test_mode, category, scheme, unit_price, tax_code)
-       VALUES ($1, $2, $3, 'one_time', 'standard', 1000, 'eservice') RETURNING id`,
-      [store.id, variant.id, testMode],
-    );
-    const [order] = await manager.query<{ id: number }[]>(
-      `INSERT INTO orders (store_id, customer_id, identifier, order_number, test_mode,
-         user_name, user_email, currency, currency_rate, tax_inclusive, status,
-         subtotal, discount_total, tax, setup_fee, total,
-         subtotal_usd, discount_total_usd, tax_usd, setup_fee_usd, total_usd)
-       VALUES ($1, $2, $3,
-         (SELECT coalesce(max(order_number), 0) + 1 FROM orders WHERE store_id = $1),
-         $4, 'Ada Buyer', $5, 'USD', 1, false, 'paid', 1000, 0, 0, 0, 1000, 1000, 0, 0, 0, 1000)
-       RETURNING id`,
-      [store.id, customer.id, randomUUID(), testMode, email],
-    );
-    const [item] = await manager.query<{ id: number }[]>(
-      `INSERT INTO order_items (order_id, store_id, product_id, variant_id, price_id,
-         test_mode, product_name, variant_name, price, quantity)
-       VALUES ($1, $2, $3, $4, $5, $6, 'Desktop App', 'Pro', 1000, $7) RETURNING id`,
-      [
-        order.id,
-        store.id,
-        product.id,
-        variant.id,
-        price.id,
-        testMode,
-        quantity,
-      ],
-    );
-    const limit =
-      options.activationLimit === undefined ? 5 : options.activationLimit;
-    const length = options.length === undefined ? null : options.length;
-    return app.get(LicenseKeyService).issue(manager, {
-      storeId: store.id,
-      testMode,
-      customerId: customer.id,
-      orderId: order.id,
-      orderItemId: item.id,
-      productId: product.id,
-      productName: 'Desktop App',
-      variantId: variant.id,
-      variantName: 'Pro',
-      userName: customer.name,
-      userEmail: customer.email,
-      quantity,
-      license: {
-        activationLimit: limit ?? 5,
-        isLimitUnlimited: limit === null,
-        lengthValue: length?.value ?? 1,
-        lengthUnit: length?.unit ?? 'years',
-        isLengthUnlimited: length === null,
-      },
-      subscription: options.subscription ?? false,
-      now: new Date(),
-      customData: options.customData,
-    });
+  const key = testMode ? merchant.testKey : merchant.liveKey;
+  const limit =
+    options.activationLimit === undefined ? 5 : options.activationLimit;
+  const length = options.length ?? null;
+  const product = await createProduct(t.baseUrl, key, store.id, {
+    name: 'Desktop App',
   });
+  const variant = await createVariant(t.baseUrl, key, product.id, {
+    name: 'Pro',
+    status: 'published',
+    has_license_keys: true,
+    license_activation_limit: limit ?? 5,
+    is_license_limit_unlimited: limit === null,
+    license_length_value: length?.value ?? 1,
+    license_length_unit: length?.unit ?? 'years',
+    is_license_length_unlimited: length === null,
+  });
+  const price = options.subscription
+    ? {
+        category: 'subscription',
+        renewal_interval_unit: 'month',
+        renewal_interval_quantity: 1,
+      }
+    : {};
+  let url: string;
+  if (options.customData) {
+    // A checkout can only be made for a priced variant.
+    await createPrice(t.baseUrl, key, variant.id, price);
+    const checkout = await postResource(
+      t.baseUrl,
+      key,
+      'checkouts',
+      { checkout_data: { custom: options.customData } },
+      {
+        store: { type: 'stores', id: store.id },
+        variant: { type: 'variants', id: variant.id },
+      },
+    );
+    url = String(checkout.attributes.url);
+  } else {
+    // The published "Pro" hides the pending default variant, so the
+    // product's buy_now_url sells it.
+    [, url] = await Promise.all([
+      createPrice(t.baseUrl, key, variant.id, price),
+      buyNowUrl(t.baseUrl, key, product.id),
+    ]);
+  }
+  const purchase = await buy(t.baseUrl, url, {
+    email: options.email ?? `buyer-${randomUUID().slice(0, 8)}@example.com`,
+    name: 'Ada Buyer',
+    quantity: options.quantity ?? 1,
+  });
+  if (purchase.status !== 201) {
+    throw new Error(
+      `purchase answered ${purchase.status}: ${JSON.stringify(purchase.body)}`,
+    );
+  }
+  const orderId = Number((purchase.body as { data: { id: string } }).data.id);
+  return t.app
+    .get(LicenseKeyService)
+    .findByFilter(
+      { userId: merchant.userId, apiKeyId: 0, testMode },
+      'order_id',
+      [orderId],
+    );
 }

@@ -13,7 +13,7 @@ import { AppError } from '../../src/common/app-error';
 import { CurrentPrincipal } from '../../src/http/auth/principal';
 import type { Principal } from '../../src/http/auth/principal';
 import { Public } from '../../src/http/auth/public.decorator';
-import { NotJsonApi } from '../../src/http/json-api/json-api-content-type.interceptor';
+import { NotJsonApi } from '../../src/http/json-api/not-json-api.decorator';
 import { JsonApiBody } from '../../src/http/json-api/write-document';
 import type { WriteDocument } from '../../src/http/json-api/write-document';
 import { RateLimit } from '../../src/http/rate-limit/rate-limit.decorator';

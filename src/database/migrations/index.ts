@@ -7,6 +7,7 @@ import { Webhooks1763900000000 } from './1763900000000-webhooks';
 import { Licensing1763950000000 } from './1763950000000-licensing';
 import { Billing1763960000000 } from './1763960000000-billing';
 import { SubscriptionInvoiceLines1763970000000 } from './1763970000000-subscription-invoice-lines';
+import { OrderNumbering1763980000000 } from './1763980000000-order-numbering';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   Licensing1763950000000,
   Billing1763960000000,
   SubscriptionInvoiceLines1763970000000,
+  OrderNumbering1763980000000,
 ];

@@ -1,20 +1,23 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { ApiKeyService } from '../../modules/account/api-key.service';
-import { AuthenticatedRequest } from './principal';
+import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { AuthenticatedRequest, Principal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 
-interface RequestWithHeaders extends AuthenticatedRequest {
-  headers: Record<string, string | string[] | undefined>;
-}
-
-/** Every route needs `Authorization: Bearer <key>` unless it is marked @Public(). */
+/**
+ * Every route needs `Authorization: Bearer <key>` unless it is marked
+ * @Public(). Each refusal counts against the client IP; past
+ * AUTH_FAILURE_LIMIT_PER_MINUTE the refusal is a 429 rather than a 401.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyService,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -23,8 +26,22 @@ export class ApiKeyGuard implements CanActivate {
       context.getClass(),
     ]);
     if (isPublic) return true;
-    const request = context.switchToHttp().getRequest<RequestWithHeaders>();
-    const header = request.headers.authorization;
+    const request = context
+      .switchToHttp()
+      .getRequest<FastifyRequest & AuthenticatedRequest>();
+    try {
+      request.principal = await this.authenticate(
+        request.headers.authorization,
+      );
+    } catch (error) {
+      if (error instanceof AppError && error.status === 401)
+        throw await this.failures.refusal(request.ip, error);
+      throw error;
+    }
+    return true;
+  }
+
+  private async authenticate(header: string | undefined): Promise<Principal> {
     if (typeof header !== 'string' || header.trim() === '') {
       throw AppError.unauthorized(
         'Authentication is required: send Authorization: Bearer <API key>.',
@@ -35,7 +52,6 @@ export class ApiKeyGuard implements CanActivate {
       throw AppError.unauthorized(
         'The Authorization header must be "Bearer <API key>".',
       );
-    request.principal = await this.apiKeys.authenticate(match[1]);
-    return true;
+    return this.apiKeys.authenticate(match[1]);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Public } from '../auth/public.decorator';
-import { NotJsonApi } from '../json-api/json-api-content-type.interceptor';
+import { NotJsonApi } from '../json-api/not-json-api.decorator';
 import { HealthService } from './health.service';
 
 @Controller('health')

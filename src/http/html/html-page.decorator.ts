@@ -1,13 +1,13 @@
-import { applyDecorators, Header, UseFilters } from '@nestjs/common';
-import { NotJsonApi } from '../json-api/json-api-content-type.interceptor';
+import { applyDecorators, Header } from '@nestjs/common';
+import { ErrorFormat } from '../errors/error-format';
+import { NotJsonApi } from '../json-api/not-json-api.decorator';
 import { HTML_PAGE_HEADERS } from './html';
-import { HtmlErrorFilter } from './html-error.filter';
 
-/** A route (method) that answers a server-rendered HTML page. */
+/** A route (method) that answers a server-rendered HTML page, errors included. */
 export const HtmlPage = () =>
   applyDecorators(
     NotJsonApi(),
-    UseFilters(HtmlErrorFilter),
+    ErrorFormat({ kind: 'html' }),
     ...Object.entries(HTML_PAGE_HEADERS).map(([name, value]) =>
       Header(name, value),
     ),

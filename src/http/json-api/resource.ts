@@ -75,3 +75,59 @@ export function parseIntegerId(raw: string): number | null {
     ? Number(raw)
     : null;
 }
+
+/**
+ * What a resource with integer ids reads through: its module's service. The
+ * ids are parsed already, and every read is scoped by the principal.
+ */
+export interface IntegerIdSource<T> {
+  /** Absent: one record is `findMany` with one id. */
+  findOne?(principal: Principal, id: number): Promise<T | null>;
+  findMany(principal: Principal, ids: number[]): Promise<T[]>;
+  findPage(principal: Principal, query: ListQuery): Promise<Page<T>>;
+  /** Absent: the type is the target of no to-many relationship. */
+  findByFilter?(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<T[]>;
+}
+
+/**
+ * The finders of a resource type with integer ids, delegated to its service:
+ * an id that cannot be an integer is a missing record and never reaches SQL.
+ * A serializer extends it and overrides only the finders that differ.
+ */
+export abstract class IntegerIdFinders<T> {
+  constructor(private readonly source: IntegerIdSource<T>) {}
+
+  async findOne(principal: Principal, id: string): Promise<T | null> {
+    const parsed = parseIntegerId(id);
+    if (parsed === null) return null;
+    if (this.source.findOne) return this.source.findOne(principal, parsed);
+    const [record] = await this.source.findMany(principal, [parsed]);
+    return record ?? null;
+  }
+
+  findMany(principal: Principal, ids: string[]): Promise<T[]> {
+    return this.source.findMany(
+      principal,
+      ids.map(parseIntegerId).filter((id) => id !== null),
+    );
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<T>> {
+    return this.source.findPage(principal, query);
+  }
+
+  findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ): Promise<T[]> {
+    if (!this.source.findByFilter) {
+      throw new Error(`This resource cannot be listed by ${filter}`);
+    }
+    return this.source.findByFilter(principal, filter, values);
+  }
+}

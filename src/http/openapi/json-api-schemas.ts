@@ -251,7 +251,9 @@ export function sharedResponses(): Record<string, ResponseObject> {
       'Validation failed: one error per field with `source.pointer`, or a business rule refused the change.',
     ),
     TooManyRequests: {
-      ...errorResponse('Rate limit exceeded.'),
+      ...errorResponse(
+        'Rate limit exceeded (per API key, per client IP on the License API), or too many failed authentications from the client IP.',
+      ),
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
     },
     HtmlPage: htmlResponse('The page.'),

@@ -8,25 +8,16 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type {
   OpenAPIObject,
   OperationObject,
-  ParameterObject,
   PathItemObject,
-  ReferenceObject,
-  ResponseObject,
   SchemaObject,
 } from '@nestjs/swagger';
 import { IS_PUBLIC } from '../auth/public.decorator';
-import { NOT_JSON_API } from '../json-api/json-api-content-type.interceptor';
+import { NOT_JSON_API } from '../json-api/not-json-api.decorator';
 import { JsonApi } from '../json-api/json-api.service';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../json-api/list-query';
-import type { FilterParser } from '../json-api/list-query';
 import { AnyResourceType } from '../json-api/resource';
 import type { WriteDocumentRules } from '../json-api/write-document';
 import {
-  jsonApiResponse,
-  ref,
   resourceSchemas,
-  responseRef,
-  schemaNames,
   sharedResponses,
   sharedSchemas,
 } from './json-api-schemas';
@@ -35,11 +26,23 @@ import type {
   OperationDoc,
   ResourceDoc,
 } from './openapi-contribution';
-import { exact, nullable } from './schema';
-import { validatorSchema } from './validator-schema';
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-type Method = (typeof METHODS)[number];
+import {
+  METHODS,
+  Method,
+  operationIdOf,
+  relationshipOperation,
+  resourceOperation,
+  tagOf,
+  tags,
+  withOriginRefused,
+} from './openapi-operations';
+import {
+  IDEMPOTENCY_KEY,
+  listParameters,
+  pathParameters,
+  sharedHeaders,
+  sharedParameters,
+} from './openapi-parameters';
 
 export const SECURITY_SCHEME = 'apiKey';
 
@@ -90,31 +93,6 @@ function writeRules(route: Route): WriteDocumentRules<object> | undefined {
   }
   return undefined;
 }
-
-function filterSchema(parser: FilterParser): SchemaObject {
-  const allowed = (parser as { allowed?: string[] }).allowed;
-  if (allowed) return { type: 'string', enum: allowed };
-  if (parser.name === 'id') return { type: 'integer', minimum: 1 };
-  if (parser.name === 'boolean') return { type: 'boolean' };
-  return { type: 'string' };
-}
-
-const pathParameters = (path: string): ParameterObject[] =>
-  [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-    ...(name === 'id' ? { description: 'The record id.' } : {}),
-  }));
-
-const includeParameter = (includable: string[]): ParameterObject => ({
-  name: 'include',
-  in: 'query',
-  required: false,
-  description: `Comma-separated relationships to add as \`included\` (empty = none). Allowed: ${includable.join(', ')}.`,
-  schema: { type: 'string' },
-});
 
 /**
  * Builds the OpenAPI 3.1 document from the running application: Swagger's
@@ -219,60 +197,8 @@ export function buildOpenApiDocument(
     );
   }
 
-  const listParameters = (type: string): ParameterObject[] => {
-    const resource = registered.get(type)!;
-    const parameters: ParameterObject[] = [
-      {
-        name: 'page[number]',
-        in: 'query',
-        required: false,
-        schema: { type: 'integer', minimum: 1, default: 1 },
-      },
-      {
-        name: 'page[size]',
-        in: 'query',
-        required: false,
-        schema: {
-          type: 'integer',
-          minimum: 1,
-          maximum: MAX_PAGE_SIZE,
-          default: DEFAULT_PAGE_SIZE,
-        },
-      },
-      {
-        name: 'sort',
-        in: 'query',
-        required: false,
-        description: `Comma-separated attributes, \`-\` for descending. Allowed: ${resource.list.sorts.join(', ')}. Default: ${resource.list.defaultSort}.`,
-        schema: { type: 'string', default: resource.list.defaultSort },
-      },
-    ];
-    for (const [name, parser] of Object.entries(resource.list.filters)) {
-      parameters.push({
-        name: `filter[${name}]`,
-        in: 'query',
-        required: false,
-        description: 'Exact match.',
-        schema: filterSchema(parser),
-      });
-    }
-    const includes = includable(type);
-    if (includes.length > 0) parameters.push(includeParameter(includes));
-    return parameters;
-  };
-
-  const errors = (...names: string[]) =>
-    Object.fromEntries(
-      names.map((name) => [ERROR_STATUS[name], responseRef(name)]),
-    );
-
-  // Pages with a `default` refusal already cover it in their own media types.
-  const withOriginRefused = (
-    responses: Record<string, ResponseObject | ReferenceObject>,
-  ) =>
-    responses.default
-      ? responses
-      : { ...errors('OriginRefused'), ...responses };
+  const listParametersOf = (type: string) =>
+    listParameters(registered.get(type)!, includable(type));
 
   const paths: Record<string, PathItemObject> = {};
   const put = (path: string, method: Method, operation: OperationObject) => {
@@ -303,11 +229,11 @@ export function buildOpenApiDocument(
         tags: doc.tags ?? [tagOf(path)],
         parameters: [
           ...pathParameters(path),
-          ...(method === 'post' && !isPublic
-            ? [{ $ref: '#/components/parameters/IdempotencyKey' }]
-            : []),
+          ...(method === 'post' && !isPublic ? [IDEMPOTENCY_KEY] : []),
           ...(doc.parameters ?? []),
-          ...(doc.listParametersOf ? listParameters(doc.listParametersOf) : []),
+          ...(doc.listParametersOf
+            ? listParametersOf(doc.listParametersOf)
+            : []),
         ],
         ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
         // Any route refuses a browser's `Origin: null` on the main address.
@@ -344,101 +270,17 @@ export function buildOpenApiDocument(
           `${key} is not a JSON:API resource route: document it in a *.openapi.ts`,
         );
       }
-      const rules = writeRules(route);
-      const rest = segments.slice(2);
-      const notFound = rest.length > 0 ? errors('NotFound') : {};
-      const authErrors = isPublic
-        ? errors('TooManyRequests', 'InternalError')
-        : errors('Unauthorized', 'TooManyRequests', 'InternalError');
-      const bodyErrors = rules
-        ? {
-            ...errors(
-              'BadRequest',
-              'PayloadTooLarge',
-              'UnsupportedMediaType',
-              'Unprocessable',
-            ),
-            // A relationship to no visible record.
-            ...errors('NotFound'),
-            ...(rules.update ? errors('Conflict') : {}),
-          }
-        : {};
-      // Another request with the same Idempotency-Key still in progress.
-      const idempotencyErrors =
-        method === 'post' && !isPublic ? errors('Conflict') : {};
-      const requestBody = rules
-        ? {
-            required: true,
-            content: {
-              'application/vnd.api+json': {
-                schema: writeDocumentSchema(rules),
-              },
-            },
-          }
-        : undefined;
       const note = notes.get(key);
-      const name = singular(type);
-      let generated: OperationDoc | undefined;
-      if (method === 'get' && rest.length === 0) {
-        generated = {
-          summary: `List ${type.replace(/-/g, ' ')}`,
-          parameters: listParameters(type),
-          responses: {
-            '200': jsonApiResponse(
-              `A page of ${type}.`,
-              ref(schemaNames.list(type)),
-            ),
-            ...errors('BadRequest'),
-            ...authErrors,
-          },
-        };
-      } else if (method === 'get' && rest.length === 1) {
-        const includes = registered.has(type) ? includable(type) : [];
-        generated = {
-          summary: `Retrieve ${article(name)} ${name}`,
-          parameters: includes.length > 0 ? [includeParameter(includes)] : [],
-          responses: {
-            '200': jsonApiResponse(
-              `The ${name}.`,
-              ref(schemaNames.document(type)),
-            ),
-            ...errors('BadRequest'),
-            ...notFound,
-            ...authErrors,
-          },
-        };
-      } else if (
-        (method === 'post' && rest.length === 0) ||
-        (method === 'patch' && rest.length === 1) ||
-        (method === 'post' && rest.length === 2) ||
-        (method === 'delete' && rest.length === 1)
-      ) {
-        const verb =
-          method === 'patch'
-            ? 'Update'
-            : method === 'delete'
-              ? 'Delete'
-              : rest.length === 0
-                ? 'Create'
-                : capitalize(rest[1].replace(/-/g, ' '));
-        generated = {
-          summary: `${verb} ${article(name)} ${name}`,
-          requestBody,
-          responses: {
-            [status]:
-              status === '204'
-                ? { description: `The ${name} is deleted.` }
-                : jsonApiResponse(
-                    `The ${name}.`,
-                    ref(schemaNames.document(type)),
-                  ),
-            ...bodyErrors,
-            ...idempotencyErrors,
-            ...notFound,
-            ...authErrors,
-          },
-        };
-      }
+      const generated = resourceOperation({
+        type,
+        method,
+        rest: segments.slice(2),
+        status,
+        isPublic,
+        rules: writeRules(route),
+        resource: registered.get(type),
+        includes: includable(type),
+      });
       if (!generated) {
         throw new OpenApiDrift(
           `${key} does not follow the JSON:API routes: document it in a *.openapi.ts`,
@@ -486,9 +328,7 @@ export function buildOpenApiDocument(
         tags: operation.tags ?? [tagOf(keyPath)],
         parameters: [
           ...pathParameters(keyPath),
-          ...(method === 'post'
-            ? [{ $ref: '#/components/parameters/IdempotencyKey' }]
-            : []),
+          ...(method === 'post' ? [IDEMPOTENCY_KEY] : []),
           ...(operation.parameters ?? []),
         ],
         ...(operation.requestBody
@@ -507,55 +347,26 @@ export function buildOpenApiDocument(
       for (const [name, relationship] of Object.entries(
         resource.relationships,
       )) {
-        const target = relationship.type;
-        if (!registered.has(target)) continue;
+        const target = registered.get(relationship.type);
+        if (!target) continue;
         const concrete = linkage
           ? `/v1/${type}/{id}/relationships/${name}`
           : `/v1/${type}/{id}/${name}`;
         // A literal route of the module wins in the router, and in the document.
         if (scanned.paths[concrete]?.get) continue;
-        const toOne = relationship.kind === 'one';
-        const responses: Record<string, ResponseObject | ReferenceObject> = {
-          '200': linkage
-            ? jsonApiResponse(
-                `Linkage of the ${name} relationship.`,
-                ref('LinkageDocument'),
-              )
-            : toOne
-              ? jsonApiResponse(`The related ${singular(target)}.`, {
-                  anyOf: [
-                    ref(schemaNames.document(target)),
-                    ref('EmptyRelatedDocument'),
-                  ],
-                })
-              : jsonApiResponse(
-                  `A page of the related ${target}.`,
-                  ref(schemaNames.list(target)),
-                ),
-          ...errors('BadRequest', 'NotFound', 'OriginRefused'),
-          ...errors('Unauthorized', 'TooManyRequests', 'InternalError'),
-        };
-        const includes = includable(target);
-        put(concrete, 'get', {
-          operationId: linkage
-            ? `${componentNameOf(type)}.relationships.${name}`
-            : `${componentNameOf(type)}.related.${name}`,
-          summary: linkage
-            ? `Linkage of ${article(singular(type))} ${singular(type)}'s ${name}`
-            : `The ${name} of ${article(singular(type))} ${singular(type)}`,
-          tags: [type],
-          parameters: [
-            ...pathParameters(concrete),
-            ...(linkage
-              ? []
-              : toOne
-                ? includes.length > 0
-                  ? [includeParameter(includes)]
-                  : []
-                : listParameters(target)),
-          ],
-          responses,
-        });
+        put(
+          concrete,
+          'get',
+          relationshipOperation({
+            type,
+            name,
+            toOne: relationship.kind === 'one',
+            target,
+            includes: includable(target.type),
+            linkage,
+            path: concrete,
+          }),
+        );
         count++;
       }
     }
@@ -580,26 +391,8 @@ export function buildOpenApiDocument(
     paths: sortedPaths,
     components: {
       securitySchemes: scanned.components?.securitySchemes,
-      parameters: {
-        IdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description:
-            'Replays the first response to a repeated POST with the same key for 24 hours; the same key with a different body is a 422.',
-          schema: { type: 'string', maxLength: 255 },
-        },
-      },
-      headers: {
-        RateLimitLimit: {
-          description: 'Requests allowed per minute.',
-          schema: { type: 'integer' },
-        },
-        RateLimitRemaining: {
-          description: 'Requests left in the current minute.',
-          schema: { type: 'integer' },
-        },
-      },
+      parameters: sharedParameters(),
+      headers: sharedHeaders(),
       responses: sharedResponses(),
       schemas: Object.fromEntries(
         Object.keys(schemas)
@@ -609,113 +402,3 @@ export function buildOpenApiDocument(
     },
   };
 }
-
-const ERROR_STATUS: Record<string, string> = {
-  BadRequest: '400',
-  Unauthorized: '401',
-  Forbidden: '403',
-  OriginRefused: '403',
-  NotFound: '404',
-  MethodNotAllowed: '405',
-  Conflict: '409',
-  PayloadTooLarge: '413',
-  UnsupportedMediaType: '415',
-  Unprocessable: '422',
-  TooManyRequests: '429',
-  InternalError: '500',
-};
-
-/** A JSON:API write document of `rules.type`, its attributes from the validator class. */
-export function writeDocumentSchema(
-  rules: WriteDocumentRules<object>,
-): SchemaObject {
-  const data: Record<string, SchemaObject> = {
-    type: { type: 'string', enum: [rules.type] },
-  };
-  if (rules.update)
-    data.id = {
-      type: 'string',
-      description: 'Must equal the id in the URL.',
-    };
-  data.attributes = validatorSchema(rules.attributes as new () => object);
-  const relationships = Object.entries(rules.relationships ?? {});
-  if (relationships.length > 0) {
-    const identifier = (type: string): SchemaObject =>
-      exact({
-        type: { type: 'string', enum: [type] },
-        id: { type: ['string', 'integer'] },
-      });
-    data.relationships = exact(
-      Object.fromEntries(
-        relationships.map(([name, rule]) => [
-          name,
-          exact({
-            data: rule.many
-              ? { type: 'array', items: identifier(rule.type) }
-              : rule.required
-                ? identifier(rule.type)
-                : nullable(identifier(rule.type)),
-          }),
-        ]),
-      ),
-      {
-        optional: relationships
-          .filter(([, rule]) => !rule.required)
-          .map(([name]) => name),
-      },
-    );
-  }
-  const requiredRelationship = relationships.some(([, rule]) => rule.required);
-  return exact({
-    data: {
-      type: 'object',
-      properties: data,
-      required: [
-        'type',
-        ...(rules.update ? ['id'] : []),
-        ...(requiredRelationship ? ['relationships'] : []),
-      ],
-    },
-  });
-}
-
-function tagOf(path: string): string {
-  const segments = path.split('/').filter(Boolean);
-  return segments[0] === 'v1' ? segments[1] : segments[0];
-}
-
-function tags(paths: Record<string, PathItemObject>) {
-  const names = new Set<string>();
-  for (const item of Object.values(paths)) {
-    for (const method of METHODS) {
-      for (const tag of item[method]?.tags ?? []) names.add(tag);
-    }
-  }
-  return [...names].sort().map((name) => ({ name }));
-}
-
-function operationIdOf(key: string): string {
-  const [method, path] = key.split(' ');
-  return `${method.toLowerCase()}${path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => capitalize(segment.replace(/[{}]/g, '')))
-    .join('')}`.replace(/[^A-Za-z0-9]/g, '');
-}
-
-const componentNameOf = (type: string) =>
-  type.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-
-const capitalize = (text: string) =>
-  text.charAt(0).toUpperCase() + text.slice(1);
-
-function singular(type: string): string {
-  const words = type.replace(/-/g, ' ');
-  if (words.endsWith('ies')) return `${words.slice(0, -3)}y`;
-  if (words.endsWith('sses') || words.endsWith('ches'))
-    return words.slice(0, -2);
-  return words.endsWith('s') ? words.slice(0, -1) : words;
-}
-
-const article = (word: string) =>
-  /^(?:[aeio]|u(?!s))/.test(word) ? 'an' : 'a';

@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { AppError } from '../../common/app-error';
 import { Public } from '../auth/public.decorator';
-import { NotJsonApi } from '../json-api/json-api-content-type.interceptor';
+import { NotJsonApi } from '../json-api/not-json-api.decorator';
 import { OpenApiService } from './openapi.service';
 
 /** The viewer's files that the page loads; nothing else of the package is served. */

@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import {
   MemoryRateLimitStore,
   RateLimitStore,
   RedisRateLimitStore,
 } from './rate-limit.store';
 
-/** The counter store: Redis when REDIS_URL is set (shared by replicas), else memory. */
+/**
+ * The counter store: Redis when REDIS_URL is set (shared by replicas), else
+ * memory; and the failed-authentication limiter that counts in it.
+ */
 @Module({
   providers: [
     {
@@ -21,7 +25,8 @@ import {
             )
           : new MemoryRateLimitStore(),
     },
+    AuthFailureLimiter,
   ],
-  exports: [RateLimitStore],
+  exports: [RateLimitStore, AuthFailureLimiter],
 })
 export class RateLimitModule {}

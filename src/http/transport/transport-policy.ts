@@ -63,7 +63,7 @@ export function corsDelegate(
 /**
  * Request checks that run before routing's guards: HTTPS only (when
  * REQUIRE_HTTPS), and no `Origin: null` on the main address. Errors thrown
- * here reach the JSON:API exception filter through Nest's error handler.
+ * here reach the global exception filter through Nest's error handler.
  */
 export function installTransportPolicy(
   fastify: FastifyInstance,

@@ -1,5 +1,6 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
+import { listPage, sameNameColumns } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 
@@ -41,25 +42,18 @@ export function applyFilters<T extends ObjectLiteral>(
   return builder;
 }
 
-/** Sorted (id breaks ties in the direction of the last key) and paged. */
-export async function pageOf<T extends ObjectLiteral>(
+/** Sorted by created_at or updated_at and paged (see `listPage`). */
+export function pageOf<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
   alias: string,
   query: ListQuery,
 ): Promise<Page<T>> {
-  for (const key of query.sort) {
-    builder.addOrderBy(
-      `${alias}.${key.field}`,
-      key.descending ? 'DESC' : 'ASC',
-    );
-  }
-  const last = query.sort[query.sort.length - 1];
-  builder
-    .addOrderBy(`${alias}.id`, last?.descending ? 'DESC' : 'ASC')
-    .offset((query.page.number - 1) * query.page.size)
-    .limit(query.page.size);
-  const [records, total] = await builder.getManyAndCount();
-  return { records, total };
+  return listPage(
+    builder,
+    alias,
+    sameNameColumns(alias, CREATED_UPDATED_SORTS),
+    query,
+  );
 }
 
 /** Newest first, for includes and nested lists loaded in full. */

@@ -141,9 +141,6 @@ export const INVOICE_STATUS_FORMATTED: Record<InvoiceStatus, string> = {
   partial_refund: 'Partial refund',
 };
 
-/** USD per unit, as the reference writes invoice rates ("1.00000000"). */
-const rate = (value: string) => Number(value).toFixed(8);
-
 /** JSON:API `subscription-invoices`: 34 attributes (reference section 4). */
 export const SUBSCRIPTION_INVOICE_RENDERER: ResourceRenderer<InvoiceView> = {
   type: 'subscription-invoices',
@@ -170,7 +167,8 @@ export const SUBSCRIPTION_INVOICE_RENDERER: ResourceRenderer<InvoiceView> = {
       card_brand: i.cardBrand ?? '',
       card_last_four: i.cardLastFour ?? '',
       currency: i.currency,
-      currency_rate: rate(i.currencyRate),
+      // Spec 2.11: a number, like orders (the reference's "1.00000000" string loses).
+      currency_rate: Number(i.currencyRate),
       status: i.status,
       status_formatted: INVOICE_STATUS_FORMATTED[i.status],
       refunded: i.refundedAmount > 0,

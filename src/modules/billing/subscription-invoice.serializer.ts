@@ -1,16 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
 import { SUBSCRIPTION_INVOICE_RENDERER } from './billing.renderers';
 import { InvoiceView } from './billing-views';
@@ -18,6 +9,7 @@ import { SubscriptionInvoiceService } from './subscription-invoice.service';
 
 @Injectable()
 export class SubscriptionInvoiceSerializer
+  extends IntegerIdFinders<InvoiceView>
   implements ResourceType<InvoiceView>, OnModuleInit
 {
   readonly type = SUBSCRIPTION_INVOICE_RENDERER.type;
@@ -41,9 +33,11 @@ export class SubscriptionInvoiceSerializer
   };
 
   constructor(
-    private readonly invoices: SubscriptionInvoiceService,
+    invoices: SubscriptionInvoiceService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(invoices);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -55,27 +49,5 @@ export class SubscriptionInvoiceSerializer
 
   attributes(record: InvoiceView) {
     return SUBSCRIPTION_INVOICE_RENDERER.attributes(record);
-  }
-
-  async findOne(principal: Principal, id: string) {
-    const invoiceId = parseIntegerId(id);
-    if (invoiceId === null) return null;
-    const [invoice] = await this.invoices.findMany(principal, [invoiceId]);
-    return invoice ?? null;
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.invoices.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<InvoiceView>> {
-    return this.invoices.findPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.invoices.findByFilter(principal, filter, values);
   }
 }

@@ -1,16 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
 import { SUBSCRIPTION_ITEM_RENDERER } from './billing.renderers';
 import { SubscriptionItem } from './subscription-item.entity';
@@ -18,6 +9,7 @@ import { SubscriptionItemService } from './subscription-item.service';
 
 @Injectable()
 export class SubscriptionItemSerializer
+  extends IntegerIdFinders<SubscriptionItem>
   implements ResourceType<SubscriptionItem>, OnModuleInit
 {
   readonly type = SUBSCRIPTION_ITEM_RENDERER.type;
@@ -33,9 +25,11 @@ export class SubscriptionItemSerializer
   };
 
   constructor(
-    private readonly items: SubscriptionItemService,
+    items: SubscriptionItemService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(items);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -47,30 +41,5 @@ export class SubscriptionItemSerializer
 
   attributes(record: SubscriptionItem) {
     return SUBSCRIPTION_ITEM_RENDERER.attributes(record);
-  }
-
-  async findOne(principal: Principal, id: string) {
-    const itemId = parseIntegerId(id);
-    if (itemId === null) return null;
-    const [item] = await this.items.findMany(principal, [itemId]);
-    return item ?? null;
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.items.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<SubscriptionItem>> {
-    return this.items.findPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.items.findByFilter(principal, filter, values);
   }
 }

@@ -84,18 +84,6 @@ export class SubscriptionRepository {
   }
 
   /**
-   * Usage posts take a shared lock: they run in parallel with each other but
-   * not with a renewal moving the period under them.
-   */
-  lockShared(manager: EntityManager, id: number): Promise<Subscription | null> {
-    return manager
-      .createQueryBuilder(Subscription, 'subscription')
-      .where('subscription.id = :id', { id })
-      .setLock('pessimistic_read')
-      .getOne();
-  }
-
-  /**
    * The next due subscription not being handled by another sweep right now
    * (FOR UPDATE SKIP LOCKED), locked for the caller's transaction.
    */

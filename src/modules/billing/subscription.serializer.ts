@@ -1,16 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
 import { SUBSCRIPTION_RENDERER } from './billing.renderers';
 import { SubscriptionView } from './billing-views';
@@ -19,6 +10,7 @@ import { SUBSCRIPTION_STATUSES } from './subscription.state';
 
 @Injectable()
 export class SubscriptionSerializer
+  extends IntegerIdFinders<SubscriptionView>
   implements ResourceType<SubscriptionView>, OnModuleInit
 {
   readonly type = SUBSCRIPTION_RENDERER.type;
@@ -39,9 +31,11 @@ export class SubscriptionSerializer
   };
 
   constructor(
-    private readonly subscriptions: SubscriptionService,
+    subscriptions: SubscriptionService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(subscriptions);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -53,30 +47,5 @@ export class SubscriptionSerializer
 
   attributes(record: SubscriptionView) {
     return SUBSCRIPTION_RENDERER.attributes(record);
-  }
-
-  findOne(principal: Principal, id: string) {
-    const subscriptionId = parseIntegerId(id);
-    return subscriptionId === null
-      ? Promise.resolve(null)
-      : this.subscriptions.findOne(principal, subscriptionId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.subscriptions.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<SubscriptionView>> {
-    return this.subscriptions.findPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.subscriptions.findByFilter(principal, filter, values);
   }
 }

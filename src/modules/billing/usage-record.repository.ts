@@ -8,6 +8,16 @@ import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
 import { PeriodUsage, UsageAction } from './usage-aggregation';
 import { UsageRecord } from './usage-record.entity';
 
+/** The subscription item a usage post named, with its subscription's state. */
+export interface UsageTarget {
+  itemId: number;
+  storeId: number;
+  testMode: boolean;
+  isUsageBased: boolean;
+  subscriptionStatus: string;
+  periodStart: Date;
+}
+
 /** Every query for usage records and the per-period totals they fold into. */
 @Injectable()
 export class UsageRecordRepository {
@@ -47,34 +57,80 @@ export class UsageRecordRepository {
     return newestFirst(builder, 'usage');
   }
 
-  insert(
-    manager: EntityManager,
-    fields: Partial<UsageRecord>,
-  ): Promise<UsageRecord> {
-    return manager.save(UsageRecord, manager.create(UsageRecord, fields));
-  }
-
   /**
-   * Folds one record into its period's totals in a single atomic upsert (the
-   * SQL form of `applyUsage`): concurrent posts serialize on the totals row,
-   * so no increment is lost.
+   * Posts a usage record in one statement (so one round trip and an atomic
+   * autocommit): finds the item if the caller may see it, share-locks its
+   * subscription (records never land in a period that a renewal is closing
+   * at the same moment), and, when the item is usage-based and the
+   * subscription still running, inserts the record and folds it into its
+   * period's totals (the SQL form of `applyUsage`; concurrent posts
+   * serialize on the totals row, so no increment is lost). Returns the item
+   * as found (null if invisible) and the record (null if refused).
    */
-  async apply(
-    manager: EntityManager,
+  async post(
+    principal: Principal,
     itemId: number,
-    periodStart: Date,
     action: UsageAction,
     quantity: number,
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO subscription_usage_totals AS t (subscription_item_id, period_start, total, peak)
-       VALUES ($1, $2, $3, $3)
-       ON CONFLICT (subscription_item_id, period_start) DO UPDATE SET
-         total = CASE WHEN $4 = 'set' THEN $3 ELSE t.total + $3 END,
-         peak = GREATEST(t.peak, CASE WHEN $4 = 'set' THEN $3 ELSE t.total + $3 END),
-         updated_at = now()`,
-      [itemId, periodStart, quantity, action],
+    now: Date,
+  ): Promise<{ target: UsageTarget | null; record: UsageRecord | null }> {
+    const rows: {
+      item_id: number;
+      store_id: number;
+      test_mode: boolean;
+      is_usage_based: boolean;
+      status: string;
+      period_start: Date;
+      record_id: number | null;
+    }[] = await this.records.query(
+      `WITH target AS (
+         SELECT i.id AS item_id, i.store_id, i.test_mode, i.is_usage_based,
+                s.status, s.current_period_start AS period_start
+           FROM subscription_items i JOIN subscriptions s ON s.id = i.subscription_id
+          WHERE i.id = $1 AND i.test_mode = $2
+            AND i.store_id IN (SELECT st.id FROM stores st WHERE st.user_id = $3)
+            FOR SHARE OF s),
+       record AS (
+         INSERT INTO usage_records
+           (subscription_item_id, store_id, test_mode, quantity, action, period_start, created_at, updated_at)
+         SELECT item_id, store_id, test_mode, $4, $5, period_start, $6, $6 FROM target
+          WHERE is_usage_based AND status NOT IN ('cancelled', 'expired')
+         RETURNING id, subscription_item_id, period_start),
+       totals AS (
+         INSERT INTO subscription_usage_totals AS t (subscription_item_id, period_start, total, peak)
+         SELECT subscription_item_id, period_start, $4, $4 FROM record
+         ON CONFLICT (subscription_item_id, period_start) DO UPDATE SET
+           total = CASE WHEN $5 = 'set' THEN $4 ELSE t.total + $4 END,
+           peak = GREATEST(t.peak, CASE WHEN $5 = 'set' THEN $4 ELSE t.total + $4 END),
+           updated_at = now())
+       SELECT target.*, record.id AS record_id FROM target LEFT JOIN record ON true`,
+      [itemId, principal.testMode, principal.userId, quantity, action, now],
     );
+    const row = rows[0];
+    if (!row) return { target: null, record: null };
+    const target: UsageTarget = {
+      itemId: row.item_id,
+      storeId: row.store_id,
+      testMode: row.test_mode,
+      isUsageBased: row.is_usage_based,
+      subscriptionStatus: row.status,
+      periodStart: row.period_start,
+    };
+    const record =
+      row.record_id === null
+        ? null
+        : Object.assign(new UsageRecord(), {
+            id: row.record_id,
+            subscriptionItemId: target.itemId,
+            storeId: target.storeId,
+            testMode: target.testMode,
+            quantity,
+            action,
+            periodStart: target.periodStart,
+            createdAt: now,
+            updatedAt: now,
+          });
+    return { target, record };
   }
 
   async periodUsage(

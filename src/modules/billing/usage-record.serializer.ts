@@ -1,16 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
 import { USAGE_RECORD_RENDERER } from './billing.renderers';
 import { UsageRecord } from './usage-record.entity';
@@ -18,6 +9,7 @@ import { UsageRecordService } from './usage-record.service';
 
 @Injectable()
 export class UsageRecordSerializer
+  extends IntegerIdFinders<UsageRecord>
   implements ResourceType<UsageRecord>, OnModuleInit
 {
   readonly type = USAGE_RECORD_RENDERER.type;
@@ -32,9 +24,11 @@ export class UsageRecordSerializer
   };
 
   constructor(
-    private readonly usage: UsageRecordService,
+    usage: UsageRecordService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(usage);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -46,27 +40,5 @@ export class UsageRecordSerializer
 
   attributes(record: UsageRecord) {
     return USAGE_RECORD_RENDERER.attributes(record);
-  }
-
-  async findOne(principal: Principal, id: string) {
-    const recordId = parseIntegerId(id);
-    if (recordId === null) return null;
-    const [record] = await this.usage.findMany(principal, [recordId]);
-    return record ?? null;
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.usage.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<UsageRecord>> {
-    return this.usage.findPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.usage.findByFilter(principal, filter, values);
   }
 }

@@ -1,4 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { listPage, sameNameColumns } from '../../http/json-api/list-page';
 import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 
@@ -36,15 +37,14 @@ export function whereInScope<T extends ObjectLiteral>(
 }
 
 /**
- * Applies a list query's filters, sort and page and loads the page with its
- * total. The id tie-breaker follows the last sort key's direction so one
- * index (e.g. `(store_id, test_mode, name, id)`) serves the whole ORDER BY.
+ * Applies a list query's filters (mapped to columns of `alias`), then its sort
+ * (same-named columns) and page.
  */
-export async function loadPage<T extends ObjectLiteral>(
+export function loadPage<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
   alias: string,
   query: ListQuery,
-  columns: { filters: Record<string, string>; sorts: Record<string, string> },
+  columns: { filters: Record<string, string>; sorts: string[] },
 ): Promise<Page<T>> {
   for (const [name, value] of Object.entries(query.filters)) {
     const column = columns.filters[name];
@@ -53,19 +53,7 @@ export async function loadPage<T extends ObjectLiteral>(
       [`filter_${name}`]: value,
     });
   }
-  for (const key of query.sort) {
-    builder.addOrderBy(
-      `${alias}.${columns.sorts[key.field]}`,
-      key.descending ? 'DESC' : 'ASC',
-    );
-  }
-  const last = query.sort[query.sort.length - 1];
-  builder
-    .addOrderBy(`${alias}.id`, last?.descending ? 'DESC' : 'ASC')
-    .offset((query.page.number - 1) * query.page.size)
-    .limit(query.page.size);
-  const [records, total] = await builder.getManyAndCount();
-  return { records, total };
+  return listPage(builder, alias, sameNameColumns(alias, columns.sorts), query);
 }
 
 /** Postgres unique_violation on the named index. */

@@ -10,7 +10,7 @@ import { AppError } from '../../common/app-error';
 import { CurrentPrincipal } from '../../http/auth/principal';
 import type { Principal } from '../../http/auth/principal';
 import { Public } from '../../http/auth/public.decorator';
-import { NotJsonApi } from '../../http/json-api/json-api-content-type.interceptor';
+import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import type { RawQuery } from '../../http/json-api/list-query';

@@ -8,12 +8,7 @@ import { CatalogFile, FileContent } from './file.entity';
 
 const COLUMNS = {
   filters: { variant_id: 'variant_id' },
-  sorts: {
-    sort: 'sort',
-    name: 'name',
-    created_at: 'created_at',
-    updated_at: 'updated_at',
-  },
+  sorts: ['sort', 'name', 'created_at', 'updated_at'],
 };
 
 /** Every query for files and their contents. */

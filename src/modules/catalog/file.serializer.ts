@@ -6,16 +6,8 @@ import { APP_CONFIG } from '../../config/config.module';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { formatFileSize } from './catalog-format';
 import { CatalogFile } from './file.entity';
 import { FileService } from './file.service';
@@ -25,7 +17,10 @@ const DOWNLOAD_TTL_SECONDS = 3600;
 
 /** JSON:API `files`: 13 attributes with camelCase timestamps, as the reference has them. */
 @Injectable()
-export class FileSerializer implements ResourceType<CatalogFile>, OnModuleInit {
+export class FileSerializer
+  extends IntegerIdFinders<CatalogFile>
+  implements ResourceType<CatalogFile>, OnModuleInit
+{
   readonly type = 'files';
   readonly relationships = {
     variant: {
@@ -46,7 +41,9 @@ export class FileSerializer implements ResourceType<CatalogFile>, OnModuleInit {
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    super(files);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -83,25 +80,7 @@ export class FileSerializer implements ResourceType<CatalogFile>, OnModuleInit {
     };
   }
 
-  findOne(principal: Principal, id: string) {
-    const fileId = parseIntegerId(id);
-    return fileId === null
-      ? Promise.resolve(null)
-      : this.files.findOne(principal, fileId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.files.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<CatalogFile>> {
-    return this.files.findPage(principal, query);
-  }
-
-  findByFilter(
+  override findByFilter(
     principal: Principal,
     filter: string,
     values: FilterValue[],

@@ -8,7 +8,7 @@ import { Price } from './price.entity';
 
 const COLUMNS = {
   filters: { variant_id: 'variant_id' },
-  sorts: { created_at: 'created_at', updated_at: 'updated_at' },
+  sorts: ['created_at', 'updated_at'],
 };
 
 /** Every query for prices. Prices are only ever inserted. */

@@ -2,22 +2,17 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { Price } from './price.entity';
 import { PriceService } from './price.service';
 
 /** JSON:API `prices`: 19 attributes, no `test_mode` (reference section 4). */
 @Injectable()
-export class PriceSerializer implements ResourceType<Price>, OnModuleInit {
+export class PriceSerializer
+  extends IntegerIdFinders<Price>
+  implements ResourceType<Price>, OnModuleInit
+{
   readonly type = 'prices';
   readonly relationships = {
     variant: {
@@ -35,7 +30,9 @@ export class PriceSerializer implements ResourceType<Price>, OnModuleInit {
   constructor(
     private readonly prices: PriceService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(prices);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -69,25 +66,7 @@ export class PriceSerializer implements ResourceType<Price>, OnModuleInit {
     };
   }
 
-  findOne(principal: Principal, id: string) {
-    const priceId = parseIntegerId(id);
-    return priceId === null
-      ? Promise.resolve(null)
-      : this.prices.findOne(principal, priceId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.prices.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<Price>> {
-    return this.prices.findPage(principal, query);
-  }
-
-  findByFilter(
+  override findByFilter(
     principal: Principal,
     filter: string,
     values: FilterValue[],

@@ -11,8 +11,14 @@ import { VariantPriceSummary } from './product-pricing';
 
 const COLUMNS = {
   filters: { store_id: 'store_id' },
-  sorts: { name: 'name', created_at: 'created_at', updated_at: 'updated_at' },
+  sorts: ['name', 'created_at', 'updated_at'],
 };
+
+/** Product columns under the entity's property names. */
+const PRODUCT_COLUMNS = `p.id, p.store_id AS "storeId", p.test_mode AS "testMode",
+  p.name, p.slug, p.description, p.status, p.pay_what_you_want AS "payWhatYouWant",
+  p.thumb_url AS "thumbUrl", p.large_thumb_url AS "largeThumbUrl",
+  p.created_at AS "createdAt", p.updated_at AS "updatedAt"`;
 
 /** Every query for products. */
 @Injectable()
@@ -21,15 +27,21 @@ export class ProductRepository {
     @InjectRepository(Product) private readonly products: Repository<Product>,
   ) {}
 
-  findInScope(scope: CatalogScope, ids: number[]): Promise<Product[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return whereInScope(
-      this.products
-        .createQueryBuilder('product')
-        .where('product.id IN (:...ids)', { ids }),
-      'product',
-      scope,
-    ).getMany();
+  /**
+   * Products by id (`GET /v1/products/:id`, includes): raw SQL, as this is
+   * the hottest read; the query builder costs more CPU than the query.
+   */
+  async findInScope(scope: CatalogScope, ids: number[]): Promise<Product[]> {
+    if (ids.length === 0) return [];
+    const rows: Product[] = await this.products.query(
+      `SELECT ${PRODUCT_COLUMNS} FROM products p
+        WHERE p.id = ANY($1) AND p.test_mode = $2
+          AND ($3::integer IS NULL
+               OR p.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $3))
+          AND ($4::integer IS NULL OR p.store_id = $4)`,
+      [ids, scope.testMode, scope.userId ?? null, scope.storeId ?? null],
+    );
+    return rows.map((row) => Object.assign(new Product(), row));
   }
 
   findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Product>> {

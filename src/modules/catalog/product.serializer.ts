@@ -4,22 +4,15 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { formatMoney, formatStatus } from './catalog-format';
 import { ProductService, ProductView } from './product.service';
 
 /** JSON:API `products`: 19 attributes (reference section 4). */
 @Injectable()
 export class ProductSerializer
+  extends IntegerIdFinders<ProductView>
   implements ResourceType<ProductView>, OnModuleInit
 {
   readonly type = 'products';
@@ -43,6 +36,7 @@ export class ProductSerializer
     private readonly jsonApi: JsonApi,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    super(products);
     this.checkoutBaseUrl = config.http.checkoutBaseUrl;
   }
 
@@ -83,25 +77,7 @@ export class ProductSerializer
     };
   }
 
-  findOne(principal: Principal, id: string) {
-    const productId = parseIntegerId(id);
-    return productId === null
-      ? Promise.resolve(null)
-      : this.products.findOne(principal, productId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.products.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<ProductView>> {
-    return this.products.findPage(principal, query);
-  }
-
-  findByFilter(
+  override findByFilter(
     principal: Principal,
     filter: string,
     values: FilterValue[],

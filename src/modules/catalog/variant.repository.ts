@@ -9,12 +9,7 @@ import { Variant } from './variant.entity';
 
 const COLUMNS = {
   filters: { product_id: 'product_id', status: 'status' },
-  sorts: {
-    sort: 'sort',
-    name: 'name',
-    created_at: 'created_at',
-    updated_at: 'updated_at',
-  },
+  sorts: ['sort', 'name', 'created_at', 'updated_at'],
 };
 
 /** Every query for variants. */

@@ -2,16 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { formatStatus } from './catalog-format';
 import { headlineUnitPrice } from './price-rules';
 import { VariantService, VariantView } from './variant.service';
@@ -19,6 +11,7 @@ import { VariantService, VariantView } from './variant.service';
 /** JSON:API `variants`: 27 attributes, the last ten deprecated and derived from the current price. */
 @Injectable()
 export class VariantSerializer
+  extends IntegerIdFinders<VariantView>
   implements ResourceType<VariantView>, OnModuleInit
 {
   readonly type = 'variants';
@@ -47,7 +40,9 @@ export class VariantSerializer
   constructor(
     private readonly variants: VariantService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(variants);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -92,25 +87,7 @@ export class VariantSerializer
     };
   }
 
-  findOne(principal: Principal, id: string) {
-    const variantId = parseIntegerId(id);
-    return variantId === null
-      ? Promise.resolve(null)
-      : this.variants.findOne(principal, variantId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.variants.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<VariantView>> {
-    return this.variants.findPage(principal, query);
-  }
-
-  findByFilter(
+  override findByFilter(
     principal: Principal,
     filter: string,
     values: FilterValue[],

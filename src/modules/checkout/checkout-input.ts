@@ -1,5 +1,5 @@
 import { AppError } from '../../common/app-error';
-import { isCountryCode } from '../store/store.service';
+import { isCountryCode } from '../../common/country-codes';
 import type {
   CheckoutData,
   CheckoutOptions,
@@ -7,7 +7,8 @@ import type {
 } from './checkout.entity';
 
 const MAX_TEXT = 5000;
-const COLOR_KEYS = [
+/** The checkout_options colour settings (hex strings). */
+export const COLOR_KEYS = [
   'background_color',
   'headings_color',
   'primary_text_color',

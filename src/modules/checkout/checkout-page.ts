@@ -61,6 +61,8 @@ export interface CheckoutPageModel {
   media: string[];
   variants: { id: number; name: string; price: string; selected: boolean }[];
   quantity: number;
+  /** Pay what you want: the amount in major units, as typed or suggested. */
+  amount: { currency: string; value: string; minimum: string } | null;
   values: {
     email: string;
     name: string;
@@ -178,6 +180,13 @@ export function renderCheckoutPage(model: CheckoutPageModel): string {
       : model.variants.length === 1
         ? `<input type="hidden" name="variant_id" value="${model.variants[0].id}">`
         : '';
+  // Text, not type=number: the browser would refuse a low amount before the
+  // server could say why, and number inputs read decimals by locale.
+  const amount = model.amount
+    ? `<label for="amount">Pay what you want (${escape(model.amount.currency)})</label>
+<input type="text" id="amount" name="amount" inputmode="decimal" value="${escape(model.amount.value)}" autocomplete="off">
+<div class="muted" data-amount="minimum">Minimum ${escape(model.amount.minimum)}</div>`
+    : '';
   const errors =
     model.errors.length > 0
       ? `<div class="errors" role="alert">${model.errors.map((e) => `<div>${escape(e)}</div>`).join('')}</div>`
@@ -205,6 +214,7 @@ ${model.totals ? totalsTable(model.totals) : ''}
 ${errors}
 <form method="post" action="${escape(model.action)}">
 ${variants}
+${amount}
 <label for="quantity">Quantity</label>
 <input type="number" id="quantity" name="quantity" min="1" max="1000" value="${model.quantity}">
 <label for="email">Email</label>

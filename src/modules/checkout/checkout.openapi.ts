@@ -16,20 +16,7 @@ import {
   url,
 } from '../../http/openapi/schema';
 import type { SchemaObject } from '../../http/openapi/schema';
-
-const COLORS = [
-  'background_color',
-  'headings_color',
-  'primary_text_color',
-  'secondary_text_color',
-  'links_color',
-  'borders_color',
-  'checkbox_color',
-  'active_state_color',
-  'button_color',
-  'button_text_color',
-  'terms_privacy_color',
-];
+import { COLOR_KEYS } from './checkout-input';
 
 const checkoutOptions = exact(
   {
@@ -42,10 +29,10 @@ const checkoutOptions = exact(
     quantity: int(),
     subscription_preview: bool(),
     dark: bool('Deprecated.'),
-    ...Object.fromEntries(COLORS.map((name) => [name, str()])),
+    ...Object.fromEntries(COLOR_KEYS.map((name) => [name, str()])),
   },
   {
-    optional: ['dark', ...COLORS],
+    optional: ['dark', ...COLOR_KEYS],
     description: 'A colour key appears only when it was supplied.',
   },
 );
@@ -80,38 +67,51 @@ const hostedSubmit = {
   },
 };
 
-const purchaseFields = exact(
-  {
-    email: str(),
-    name: str(),
-    'billing_address[country]': str(),
-    'billing_address[zip]': str(),
-    billing_address: exact(
-      { country: str(), zip: str() },
-      { optional: ['country', 'zip'] },
-    ),
-    tax_number: str(),
-    discount_code: str(),
-    variant_id: { type: ['string', 'integer'] },
-    quantity: { type: ['string', 'integer'] },
-    card_number: str(
-      'Test mode: 4242424242424242 succeeds, 4000000000000002 is declined.',
-    ),
+const buyerFields = {
+  email: str(),
+  name: str(),
+  'billing_address[country]': str(),
+  'billing_address[zip]': str(),
+  billing_address: exact(
+    { country: str(), zip: str() },
+    { optional: ['country', 'zip'] },
+  ),
+  tax_number: str(),
+  discount_code: str(),
+  variant_id: { type: ['string', 'integer'] },
+  quantity: { type: ['string', 'integer'] },
+  card_number: str(
+    'Test mode: 4242424242424242 succeeds, 4000000000000002 is declined.',
+  ),
+};
+
+/** Everything but `email` is optional; `extra` is the pay-what-you-want field. */
+const purchaseFields = (extra: Record<string, SchemaObject>) =>
+  exact(
+    { ...buyerFields, ...extra },
+    {
+      optional: [
+        ...Object.keys(buyerFields).filter((name) => name !== 'email'),
+        ...Object.keys(extra),
+      ],
+    },
+  );
+
+const PWYW_RULE =
+  'Pay what you want: the price of one unit, at least the variant’s `min_price`; omitted, the `suggested_price`. Only for a pay-what-you-want variant whose checkout sets no `custom_price` (that wins).';
+
+const formFields = purchaseFields({
+  amount: str(
+    `${PWYW_RULE} In the store currency’s major units, as typed on the page (\`12.50\`); ignored where it does not apply.`,
+  ),
+});
+
+const jsonFields = purchaseFields({
+  custom_price: {
+    type: ['integer', 'string'],
+    description: `${PWYW_RULE} Integer cents of the store currency (\`1250\`), like a checkout’s \`custom_price\`; refused with 422 where it does not apply or below the minimum.`,
   },
-  {
-    optional: [
-      'name',
-      'billing_address[country]',
-      'billing_address[zip]',
-      'billing_address',
-      'tax_number',
-      'discount_code',
-      'variant_id',
-      'quantity',
-      'card_number',
-    ],
-  },
-);
+});
 
 export const checkoutOpenApi: OpenApiContribution = {
   resources: [
@@ -176,8 +176,8 @@ export const checkoutOpenApi: OpenApiContribution = {
       requestBody: {
         required: true,
         content: {
-          'application/x-www-form-urlencoded': { schema: purchaseFields },
-          'application/json': { schema: purchaseFields },
+          'application/x-www-form-urlencoded': { schema: formFields },
+          'application/json': { schema: jsonFields },
         },
       },
       responses: hostedSubmit,

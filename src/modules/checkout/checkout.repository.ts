@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
+import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogService, PurchasableVariant } from '../catalog/catalog.service';
@@ -71,10 +72,7 @@ export class CheckoutRepository {
       .getMany();
   }
 
-  async findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<Checkout>> {
+  findPage(principal: Principal, query: ListQuery): Promise<Page<Checkout>> {
     const builder = this.visible(principal);
     for (const filter of ['store_id', 'variant_id'] as const) {
       if (query.filters[filter] !== undefined) {
@@ -83,16 +81,7 @@ export class CheckoutRepository {
         });
       }
     }
-    for (const key of query.sort) {
-      builder.addOrderBy(SORTS[key.field], key.descending ? 'DESC' : 'ASC');
-    }
-    const last = query.sort[query.sort.length - 1];
-    const [records, total] = await builder
-      .addOrderBy('checkout.id', last?.descending ? 'DESC' : 'ASC')
-      .offset((query.page.number - 1) * query.page.size)
-      .limit(query.page.size)
-      .getManyAndCount();
-    return { records, total };
+    return listPage(builder, 'checkout', SORTS, query);
   }
 
   findBy(

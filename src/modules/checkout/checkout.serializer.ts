@@ -76,6 +76,7 @@ export class CheckoutSerializer
     };
   }
 
+  // Checkout ids are UUIDs, not integers: the service checks them.
   findOne(principal: Principal, id: string) {
     return this.checkouts.findOne(principal, id);
   }

@@ -2,8 +2,9 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { Public } from '../../http/auth/public.decorator';
+import { ErrorFormat } from '../../http/errors/error-format';
 import { JSON_API_MEDIA_TYPE } from '../../http/json-api/document';
-import { NotJsonApi } from '../../http/json-api/json-api-content-type.interceptor';
+import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import {
   HostedCheckoutService,
   HostedResponse,
@@ -25,6 +26,7 @@ export class HostedCheckoutController {
   constructor(private readonly hosted: HostedCheckoutService) {}
 
   @Get('checkout/:kind/:id')
+  @ErrorFormat({ kind: 'html' })
   async page(
     @Param('kind') kind: string,
     @Param('id') id: string,
@@ -62,6 +64,7 @@ export class HostedCheckoutController {
   }
 
   @Get('my-orders/:identifier')
+  @ErrorFormat({ kind: 'html' })
   async receipt(
     @Param('identifier') identifier: string,
     @Req() request: FastifyRequest,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { formatMoney } from '../../common/money';
+import { formatMoney, toMajorUnits } from '../../common/money';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { SingleDocument } from '../../http/json-api/document';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
@@ -20,21 +20,18 @@ import { CheckoutRepository } from './checkout.repository';
 import { CheckoutService } from './checkout.service';
 import { Totals } from './pricing';
 import {
-  Offer,
+  formInput,
+  isObject,
+  jsonInput,
   PurchaseInput,
-  PurchaseService,
-  unitPriceOf,
-} from './purchase.service';
+} from './purchase-input';
+import { Offer, PurchaseService } from './purchase.service';
+import { buyerSetsPrice, unitPriceOf } from './unit-price';
 
 export type HostedResponse =
   | { kind: 'html'; status: number; html: string }
   | { kind: 'redirect'; location: string }
   | { kind: 'json'; status: number; document: SingleDocument };
-
-type Body = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Body =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function pageTotals(totals: Totals): PageTotals {
   const money = (cents: number) => formatMoney(cents, totals.currency);
@@ -161,7 +158,10 @@ export class HostedCheckoutService {
     const { target, checkout } = offer;
     const options = checkout?.checkoutOptions;
     const productOptions = checkout?.productOptions;
-    let variantId = target.variant.id;
+    // The buyer's pick, even when the quote below refuses the input.
+    let variantId =
+      offer.variants.find((v) => String(v.id) === input.variantId)?.id ??
+      target.variant.id;
     let quantity = this.purchases.defaultQuantity(offer, target.variant);
     let totals: PageTotals | null = null;
     let discountApplied: string | null = null;
@@ -216,6 +216,7 @@ export class HostedCheckoutService {
         };
       }),
       quantity,
+      amount: this.amountField(offer, variantId, input),
       values: {
         email: input.email ?? '',
         name: input.name ?? '',
@@ -239,6 +240,26 @@ export class HostedCheckoutService {
       testMode: offer.testMode,
     };
     return { kind: 'html', status, html: renderCheckoutPage(model) };
+  }
+
+  /** The pay-what-you-want field: the buyer's text, else the suggested price. */
+  private amountField(
+    offer: Offer,
+    variantId: number,
+    input: PurchaseInput,
+  ): CheckoutPageModel['amount'] {
+    const price = offer.target.prices.get(variantId);
+    if (!price || !buyerSetsPrice(price, offer.checkout?.customPrice ?? null))
+      return null;
+    const { currency } = offer.target.store;
+    return {
+      currency,
+      value:
+        input.amount?.unit === 'major'
+          ? input.amount.value
+          : toMajorUnits(unitPriceOf(price), currency),
+      minimum: formatMoney(price.minPrice ?? 0, currency),
+    };
   }
 
   /** The receipt at `urls.receipt`. */
@@ -319,59 +340,4 @@ export class HostedCheckoutService {
     const title = error.status === 404 ? 'Not found' : 'Unavailable';
     return this.message(error.status, title, error.message);
   }
-}
-
-function field(body: Body, name: string, at = ''): string | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw AppError.unprocessable({
-    detail: `${name} must be a string.`,
-    source: { pointer: `${at}/${name}` },
-  });
-}
-
-/** Form fields arrive flat: `billing_address[country]`. */
-function formInput(body: Body): PurchaseInput {
-  const text = (name: string) => {
-    const value = body[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  return {
-    email: text('email'),
-    name: text('name'),
-    country: text('billing_address[country]'),
-    zip: text('billing_address[zip]'),
-    taxNumber: text('tax_number'),
-    discountCode: text('discount_code'),
-    variantId: text('variant_id'),
-    quantity: text('quantity'),
-    cardNumber: text('card_number'),
-  };
-}
-
-/** JSON: `billing_address: {country, zip}` (flat bracket keys are accepted too). */
-function jsonInput(body: Body): PurchaseInput {
-  const address = body.billing_address;
-  if (address !== undefined && address !== null && !isObject(address))
-    throw AppError.unprocessable({
-      detail: 'billing_address must be an object with country and zip.',
-      source: { pointer: '/billing_address' },
-    });
-  const nested = (name: 'country' | 'zip') =>
-    address
-      ? field(address, name, '/billing_address')
-      : field(body, `billing_address[${name}]`);
-  return {
-    email: field(body, 'email'),
-    name: field(body, 'name'),
-    country: nested('country'),
-    zip: nested('zip'),
-    taxNumber: field(body, 'tax_number'),
-    discountCode: field(body, 'discount_code'),
-    variantId: field(body, 'variant_id'),
-    quantity: field(body, 'quantity'),
-    cardNumber: field(body, 'card_number'),
-  };
 }

@@ -14,11 +14,13 @@ import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
 import { ChargeResult } from '../payment/payment-gateway';
 import { PaymentGateways } from '../payment/payment-gateways';
-import { isCountryCode } from '../store/store.service';
+import { isCountryCode } from '../../common/country-codes';
 import { Checkout } from './checkout.entity';
 import { PurchaseTarget } from './checkout.repository';
 import { computeTotals, Totals } from './pricing';
 import { PurchaseExtensions } from './purchase-extension';
+import { PurchaseInput } from './purchase-input';
+import { chosenUnitPrice, MAX_CENTS } from './unit-price';
 
 // Loose on purpose (RFC 5322 allows far more); the customer module checks it too.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -31,19 +33,6 @@ export interface Offer {
   testMode: boolean;
   /** The variants the buyer may pick from, in display order. */
   variants: Variant[];
-}
-
-/** The buyer's input, from the page's form or a JSON POST; everything may be missing. */
-export interface PurchaseInput {
-  email?: string;
-  name?: string;
-  country?: string;
-  zip?: string;
-  taxNumber?: string;
-  discountCode?: string;
-  variantId?: string;
-  quantity?: string;
-  cardNumber?: string;
 }
 
 export interface Quote {
@@ -126,11 +115,15 @@ export class PurchaseService {
       throw AppError.unprocessable(
         `No USD exchange rate is configured for ${store.currency}; set CURRENCY_RATES.`,
       );
+    const listed = chosenUnitPrice(
+      price,
+      offer.checkout?.customPrice ?? null,
+      input.amount,
+      store.currency,
+    );
     // A trial's first order charges nothing but the setup fee; the first
     // renewal bills the price.
-    const unitPrice = startsTrial(price, offer)
-      ? 0
-      : (offer.checkout?.customPrice ?? unitPriceOf(price));
+    const unitPrice = startsTrial(price, offer) ? 0 : listed;
     const subtotal = unitPrice * quantity;
     let discount: AppliedDiscount | null = null;
     let discountRefusal: string | null = null;
@@ -164,6 +157,11 @@ export class PurchaseService {
       tax: this.config.money.taxRates[country] ?? null,
       taxInclusive: this.config.money.taxInclusive,
     });
+    const { subtotal: gross, subtotalUsd, total, totalUsd } = totals;
+    if (Math.max(gross, subtotalUsd, total, totalUsd) > MAX_CENTS)
+      throw AppError.unprocessable(
+        invalid('/quantity', 'The total is too large for one order.'),
+      );
     return {
       variant,
       price,
@@ -177,7 +175,7 @@ export class PurchaseService {
 
   /**
    * The purchase, in one transaction: discount (locked, limit checked),
-   * customer, charge, numbered order with its items, redemption,
+   * customer, charge, order with its items, redemption, the order's number,
    * `order_created`, then the registered extensions. A declined card commits
    * only a `failed` order (and its customer) and fires nothing.
    */
@@ -266,11 +264,17 @@ export class PurchaseService {
         ],
         now,
       );
-      if (charge?.status === 'declined')
+      if (charge?.status === 'declined') {
+        await this.orders.assignNumber(manager, order);
         return { status: 'declined', order, reason: charge.reason };
+      }
 
       if (quote.discount)
         await this.discounts.redeem(manager, quote.discount, order, now);
+      // Numbering holds the store's order-number lock until the commit, so
+      // it comes as late as it can: after every write but the events, which
+      // carry the number (order_created goes out before the extensions' events).
+      await this.orders.assignNumber(manager, order);
       await this.orders.recordCreated(manager, order);
       await this.extensions.run({
         manager,
@@ -337,18 +341,6 @@ export class PurchaseService {
       errors.push(invalid('/tax_number', 'The tax number is too long.'));
     if (errors.length > 0) throw AppError.unprocessable(errors);
     return { email, name, country };
-  }
-}
-
-/** What one unit costs before discounts: the price record's own rule per category. */
-export function unitPriceOf(price: Price): number {
-  switch (price.category) {
-    case 'lead_magnet':
-      return 0;
-    case 'pwyw':
-      return price.suggestedPrice ?? price.minPrice ?? price.unitPrice ?? 0;
-    default:
-      return price.unitPrice ?? 0;
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
+import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { Customer, CustomerStatus } from './customer.entity';
@@ -96,10 +97,7 @@ export class CustomerRepository {
       .getMany();
   }
 
-  async findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<Customer>> {
+  findPage(principal: Principal, query: ListQuery): Promise<Page<Customer>> {
     const builder = this.scoped(principal);
     const { store_id: storeId, email } = query.filters;
     if (storeId !== undefined) {
@@ -109,19 +107,7 @@ export class CustomerRepository {
       // Addresses are unique regardless of case, so the exact match is too (and uses the index).
       builder.andWhere('lower(customer.email) = lower(:email)', { email });
     }
-    for (const key of query.sort) {
-      builder.addOrderBy(
-        SORT_COLUMNS[key.field],
-        key.descending ? 'DESC' : 'ASC',
-      );
-    }
-    const last = query.sort[query.sort.length - 1];
-    builder
-      .addOrderBy('customer.id', last?.descending ? 'DESC' : 'ASC')
-      .offset((query.page.number - 1) * query.page.size)
-      .limit(query.page.size);
-    const [records, total] = await builder.getManyAndCount();
-    return { records, total };
+    return listPage(builder, 'customer', SORT_COLUMNS, query);
   }
 
   /** A store the principal's user owns (stores are visible in both modes). */

@@ -2,16 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { CustomerStatus } from './customer.entity';
 import { CustomerService, CustomerView } from './customer.service';
 
@@ -36,6 +28,7 @@ export const formatUsd = (cents: number) => USD.format(cents / 100);
 /** JSON:API `customers`: the reference's 17 attributes, in its order. */
 @Injectable()
 export class CustomerSerializer
+  extends IntegerIdFinders<CustomerView>
   implements ResourceType<CustomerView>, OnModuleInit
 {
   readonly type = 'customers';
@@ -66,7 +59,9 @@ export class CustomerSerializer
   constructor(
     private readonly customers: CustomerService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(customers);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -102,28 +97,7 @@ export class CustomerSerializer
     };
   }
 
-  findOne(principal: Principal, id: string) {
-    const customerId = parseIntegerId(id);
-    return customerId === null
-      ? Promise.resolve(null)
-      : this.customers.findOne(principal, customerId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.customers.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<CustomerView>> {
-    return this.customers.findPage(principal, query);
-  }
-
-  findByFilter(
+  override findByFilter(
     principal: Principal,
     filter: string,
     values: FilterValue[],

@@ -8,7 +8,7 @@ import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
-import { isCountryCode } from '../store/store.service';
+import { isCountryCode } from '../../common/country-codes';
 import {
   CustomerActivity,
   CustomerFigures,

@@ -2,22 +2,15 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { DiscountRedemption } from './discount-redemption.entity';
 import { DiscountService } from './discount.service';
 
 /** JSON:API `discount-redemptions`: 9 attributes, no `test_mode` (as upstream). */
 @Injectable()
 export class DiscountRedemptionSerializer
+  extends IntegerIdFinders<DiscountRedemption>
   implements ResourceType<DiscountRedemption>, OnModuleInit
 {
   readonly type = 'discount-redemptions';
@@ -42,7 +35,14 @@ export class DiscountRedemptionSerializer
   constructor(
     private readonly discounts: DiscountService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    // DiscountService serves two resource types; these are its finders for this one.
+    super({
+      findMany: (principal, ids) => discounts.findRedemptions(principal, ids),
+      findPage: (principal, query) =>
+        discounts.findRedemptionPage(principal, query),
+    });
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -66,30 +66,11 @@ export class DiscountRedemptionSerializer
     };
   }
 
-  async findOne(principal: Principal, id: string) {
-    const redemptionId = parseIntegerId(id);
-    if (redemptionId === null) return null;
-    const [redemption] = await this.discounts.findRedemptions(principal, [
-      redemptionId,
-    ]);
-    return redemption ?? null;
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.discounts.findRedemptions(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(
+  override findByFilter(
     principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<DiscountRedemption>> {
-    return this.discounts.findRedemptionPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
+    filter: string,
+    values: FilterValue[],
+  ) {
     if (filter !== 'discount_id' && filter !== 'order_id')
       throw new Error(`discount-redemptions cannot be listed by ${filter}`);
     return this.discounts.findRedemptionsBy(principal, filter, values);

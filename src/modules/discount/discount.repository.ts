@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
+import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { DiscountRedemption } from './discount-redemption.entity';
@@ -20,22 +21,6 @@ const REDEMPTION_SORTS: Record<string, string> = {
 };
 
 const OWNED_STORES = 'SELECT s.id FROM stores s WHERE s.user_id = :userId';
-
-function applyPage<T extends object>(
-  builder: SelectQueryBuilder<T>,
-  alias: string,
-  columns: Record<string, string>,
-  query: ListQuery,
-) {
-  for (const key of query.sort) {
-    builder.addOrderBy(columns[key.field], key.descending ? 'DESC' : 'ASC');
-  }
-  const last = query.sort[query.sort.length - 1];
-  return builder
-    .addOrderBy(`${alias}.id`, last?.descending ? 'DESC' : 'ASC')
-    .offset((query.page.number - 1) * query.page.size)
-    .limit(query.page.size);
-}
 
 /** Every query for discounts, their variant links and their redemptions. */
 @Injectable()
@@ -84,13 +69,11 @@ export class DiscountRepository {
         storeId: query.filters.store_id,
       });
     }
-    const [records, total] = await applyPage(
-      builder,
-      'discount',
-      DISCOUNT_SORTS,
-      query,
-    ).getManyAndCount();
-    return { records: await this.withVariants(records), total };
+    const page = await listPage(builder, 'discount', DISCOUNT_SORTS, query);
+    return {
+      records: await this.withVariants(page.records),
+      total: page.total,
+    };
   }
 
   async findByStores(
@@ -215,7 +198,7 @@ export class DiscountRepository {
       .getMany();
   }
 
-  async findRedemptionPage(
+  findRedemptionPage(
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<DiscountRedemption>> {
@@ -227,13 +210,7 @@ export class DiscountRepository {
         });
       }
     }
-    const [records, total] = await applyPage(
-      builder,
-      'redemption',
-      REDEMPTION_SORTS,
-      query,
-    ).getManyAndCount();
-    return { records, total };
+    return listPage(builder, 'redemption', REDEMPTION_SORTS, query);
   }
 
   findRedemptionsBy(

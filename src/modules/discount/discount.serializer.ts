@@ -2,16 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { DiscountView } from './discount.entity';
 import { DiscountService } from './discount.service';
 
@@ -20,6 +12,7 @@ const STATUS_LABELS = { draft: 'Draft', published: 'Published' } as const;
 /** JSON:API `discounts`: 17 attributes. */
 @Injectable()
 export class DiscountSerializer
+  extends IntegerIdFinders<DiscountView>
   implements ResourceType<DiscountView>, OnModuleInit
 {
   readonly type = 'discounts';
@@ -45,7 +38,9 @@ export class DiscountSerializer
   constructor(
     private readonly discounts: DiscountService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(discounts);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -77,28 +72,11 @@ export class DiscountSerializer
     };
   }
 
-  findOne(principal: Principal, id: string) {
-    const discountId = parseIntegerId(id);
-    return discountId === null
-      ? Promise.resolve(null)
-      : this.discounts.findOne(principal, discountId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.discounts.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(
+  override findByFilter(
     principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<DiscountView>> {
-    return this.discounts.findPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
+    filter: string,
+    values: FilterValue[],
+  ) {
     if (filter !== 'store_id')
       throw new Error(`discounts cannot be listed by ${filter}`);
     return this.discounts.findByStores(principal, values);

@@ -1,12 +1,56 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
+import {
+  Inject,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { Job } from 'bullmq';
+import { FILE_STORAGE } from '../../storage/file-storage';
+import type { FileStorage } from '../../storage/file-storage';
 import { INVOICE_PDF_QUEUE, InvoicePdfJob } from './invoice.queue';
 import { InvoiceService } from './invoice.service';
 
+/** A PDF is written in milliseconds: a temporary file this old lost its writer. */
+export const STALE_TEMPORARY_FILE_MS = 60 * 60 * 1000;
+
+/**
+ * Renders invoice PDFs. Also sweeps the temporary files of writes cut short
+ * by a killed worker: at start, and hourly for those of other replicas.
+ */
 @Processor(INVOICE_PDF_QUEUE)
-export class InvoicePdfProcessor extends WorkerHost {
-  constructor(private readonly invoices: InvoiceService) {
+export class InvoicePdfProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, OnModuleDestroy
+{
+  private readonly logger = new Logger(InvoicePdfProcessor.name);
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly invoices: InvoiceService,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+  ) {
     super();
+  }
+
+  onApplicationBootstrap() {
+    // Not awaited: a large storage folder must not hold up the worker's start.
+    const sweep = () =>
+      void this.storage.removeStaleTemporaryFiles(STALE_TEMPORARY_FILE_MS).then(
+        (removed) => {
+          if (removed > 0)
+            this.logger.log({ removed }, 'Removed stale temporary files');
+        },
+        (error: unknown) =>
+          this.logger.warn({ err: error }, 'Could not sweep temporary files'),
+      );
+    sweep();
+    this.timer = setInterval(sweep, STALE_TEMPORARY_FILE_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.timer);
   }
 
   async process(job: Job<InvoicePdfJob>): Promise<void> {

@@ -15,7 +15,7 @@ import { CurrentPrincipal } from '../../http/auth/principal';
 import type { Principal } from '../../http/auth/principal';
 import { Public } from '../../http/auth/public.decorator';
 import { metaDocument } from '../../http/json-api/document';
-import { NotJsonApi } from '../../http/json-api/json-api-content-type.interceptor';
+import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import type { RawQuery } from '../../http/json-api/list-query';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { invoiceFieldsFromRequest } from './invoice-fields';

@@ -6,7 +6,7 @@ import type {
   OpenApiContribution,
   OperationDoc,
 } from '../../http/openapi/openapi-contribution';
-import { writeDocumentSchema } from '../../http/openapi/openapi-document';
+import { writeDocumentSchema } from '../../http/openapi/openapi-operations';
 import { exact, url } from '../../http/openapi/schema';
 import { validatorSchema } from '../../http/openapi/validator-schema';
 import { INVOICE_FIELD_NAMES, InvoiceFieldsAttributes } from './invoice-fields';

@@ -44,10 +44,19 @@ function canonicalJson(value: unknown): string {
   );
 }
 
+/** Names the set of bill-to fields a file was rendered with. */
+function fieldsTag(fields: InvoiceFields): string {
+  return createHash('sha256')
+    .update(canonicalJson(fields))
+    .digest('hex')
+    .slice(0, 16);
+}
+
 /**
  * Invoice PDFs for any registered source. A PDF is named by the hash of
  * everything it shows, so the same record and fields map to one job and one
- * file, and a record that changes (a refund) maps to a new one.
+ * file, and a record that changes (a refund) maps to a new one, which
+ * replaces the old file once stored.
  */
 @Injectable()
 export class InvoiceService {
@@ -87,7 +96,7 @@ export class InvoiceService {
       testMode: principal.testMode,
     };
     const hash = this.contentHash(type, id, { ...data, fields });
-    if (!(await this.storage.exists(this.storageKey(type, id, hash)))) {
+    if (!(await this.storage.exists(this.storageKey(type, id, fields, hash)))) {
       // The link re-enqueues on its first poll, so a queue outage here only delays.
       await this.jobs
         .enqueue({ type, id, scope, fields }, hash)
@@ -138,7 +147,9 @@ export class InvoiceService {
     const data = await this.loadFor(source, id, scope);
     if (!data) throw AppError.notFound('This invoice no longer exists.');
     const hash = this.contentHash(type, id, { ...data, fields });
-    const file = await this.storage.open(this.storageKey(type, id, hash));
+    const file = await this.storage.open(
+      this.storageKey(type, id, fields, hash),
+    );
     if (file) {
       const safeNumber = data.number.replace(/[^A-Za-z0-9_-]/g, '') || id;
       return {
@@ -152,8 +163,9 @@ export class InvoiceService {
   }
 
   /**
-   * The worker's half: renders and stores one PDF. Idempotent: a re-run
-   * overwrites the same key atomically with the same content.
+   * The worker's half: renders and stores one PDF, then removes the versions
+   * it replaces. Idempotent: a re-run overwrites the same key atomically
+   * with the same content.
    */
   async render(job: InvoicePdfJob): Promise<void> {
     const source = this.source(job.type);
@@ -169,10 +181,53 @@ export class InvoiceService {
     const key = this.storageKey(
       job.type,
       job.id,
+      job.fields,
       this.contentHash(job.type, job.id, view),
     );
     const pdf = await renderInvoicePdf(view, { fonts: this.fonts });
     await this.storage.put(key, pdf);
+    await this.removeReplaced(source, job, key).catch((error: unknown) =>
+      this.logger.warn(
+        { err: error, type: job.type, id: job.id },
+        'Could not remove replaced invoice PDFs',
+      ),
+    );
+  }
+
+  /**
+   * A record that changed (a refund) hashes to a new file, and links always
+   * hash the record as it is now, so the file of its earlier content (same
+   * fields) is unreachable: delete it, but only while what was just stored
+   * is still current, so a render of data read before a change never
+   * removes the newer file. A download already streaming an old file keeps
+   * its open handle; one that looked it up just before gets a 202 and its
+   * next poll finds the new file.
+   */
+  private async removeReplaced(
+    source: InvoiceSource,
+    job: InvoicePdfJob,
+    stored: string,
+  ): Promise<void> {
+    const folder = `invoices/${job.type}/${job.id}`;
+    const sameFields = `${folder}/${fieldsTag(job.fields)}-`;
+    const replaced = (await this.storage.list(folder)).filter(
+      (key) =>
+        key !== stored &&
+        // The layout before fields were part of the name: unreachable too.
+        (key.startsWith(sameFields) || !key.slice(folder.length).includes('-')),
+    );
+    if (replaced.length === 0) return;
+    const data = await this.loadFor(source, job.id, job.scope);
+    const current =
+      data &&
+      this.storageKey(
+        job.type,
+        job.id,
+        job.fields,
+        this.contentHash(job.type, job.id, { ...data, fields: job.fields }),
+      );
+    if (current !== stored) return;
+    await Promise.all(replaced.map((key) => this.storage.delete(key)));
   }
 
   private source(type: string): InvoiceSource {
@@ -223,7 +278,13 @@ export class InvoiceService {
       .slice(0, 32);
   }
 
-  private storageKey(type: string, id: number, hash: string): string {
-    return `invoices/${type}/${id}/${hash}.pdf`;
+  /** One folder per record; the versions of one set of fields share a prefix. */
+  private storageKey(
+    type: string,
+    id: number,
+    fields: InvoiceFields,
+    hash: string,
+  ): string {
+    return `invoices/${type}/${id}/${fieldsTag(fields)}-${hash}.pdf`;
   }
 }

@@ -1,10 +1,10 @@
-import { Body, Controller, HttpCode, Post, UseFilters } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { Public } from '../../http/auth/public.decorator';
-import { NotJsonApi } from '../../http/json-api/json-api-content-type.interceptor';
+import { ErrorFormat } from '../../http/errors/error-format';
+import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { licenseField } from './license-api.dto';
-import { LicenseApiExceptionFilter } from './license-api.exception-filter';
-import { LicenseApiService } from './license-api.service';
+import { LicenseApiService, OUTCOME_FLAG } from './license-api.service';
 
 /**
  * /v1/licenses/*: used by end-user applications with the key alone. Bodies
@@ -15,12 +15,12 @@ import { LicenseApiService } from './license-api.service';
 @Public()
 @RateLimit('client-ip')
 @NotJsonApi()
-@UseFilters(LicenseApiExceptionFilter)
 export class LicenseApiController {
   constructor(private readonly licenses: LicenseApiService) {}
 
   @Post('activate')
   @HttpCode(200)
+  @ErrorFormat({ kind: 'plain-json', outcome: OUTCOME_FLAG.activate })
   activate(@Body() body: unknown) {
     return this.licenses.activate({
       licenseKey: licenseField('activate', body, 'license_key', true),
@@ -30,6 +30,7 @@ export class LicenseApiController {
 
   @Post('validate')
   @HttpCode(200)
+  @ErrorFormat({ kind: 'plain-json', outcome: OUTCOME_FLAG.validate })
   validate(@Body() body: unknown) {
     return this.licenses.validate({
       licenseKey: licenseField('validate', body, 'license_key', true),
@@ -39,6 +40,7 @@ export class LicenseApiController {
 
   @Post('deactivate')
   @HttpCode(200)
+  @ErrorFormat({ kind: 'plain-json', outcome: OUTCOME_FLAG.deactivate })
   deactivate(@Body() body: unknown) {
     return this.licenses.deactivate({
       licenseKey: licenseField('deactivate', body, 'license_key', true),

@@ -1,3 +1,5 @@
+import { PlainJsonError } from '../../http/errors/plain-json-errors';
+
 /** The License API's error strings (reference section 7). */
 export const LicenseApiMessages = {
   keyNotFound: 'license_key not found',
@@ -9,14 +11,11 @@ export const LicenseApiMessages = {
 
 /**
  * A License API answer other than 200. It carries the whole plain-JSON body
- * (the refusals also report the key and its meta); the License API's
- * exception filter sends it as is.
+ * (the refusals also report the key and its meta); the exception filter
+ * sends it as is.
  */
-export class LicenseApiError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 422,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(typeof body.error === 'string' ? body.error : 'License API error');
+export class LicenseApiError extends PlainJsonError {
+  constructor(status: 400 | 404 | 422, body: Record<string, unknown>) {
+    super(status, body);
   }
 }

@@ -1,23 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
-import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKeyService } from './license-key.service';
 
 /** JSON:API `license-key-instances`: 5 attributes. */
 @Injectable()
 export class LicenseKeyInstanceSerializer
+  extends IntegerIdFinders<LicenseKeyInstance>
   implements ResourceType<LicenseKeyInstance>, OnModuleInit
 {
   readonly type = 'license-key-instances';
@@ -35,9 +27,18 @@ export class LicenseKeyInstanceSerializer
   };
 
   constructor(
-    private readonly keys: LicenseKeyService,
+    keys: LicenseKeyService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    // LicenseKeyService serves two resource types; these are its finders for this one.
+    super({
+      findOne: (principal, id) => keys.findInstance(principal, id),
+      findMany: (principal, ids) => keys.findInstances(principal, ids),
+      findPage: (principal, query) => keys.findInstancesPage(principal, query),
+      findByFilter: (principal, filter, values) =>
+        keys.findInstancesByFilter(principal, filter, values),
+    });
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -55,30 +56,5 @@ export class LicenseKeyInstanceSerializer
       created_at: formatTimestamp(instance.createdAt),
       updated_at: formatTimestamp(instance.updatedAt),
     };
-  }
-
-  findOne(principal: Principal, id: string) {
-    const instanceId = parseIntegerId(id);
-    return instanceId === null
-      ? Promise.resolve(null)
-      : this.keys.findInstance(principal, instanceId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.keys.findInstances(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<LicenseKeyInstance>> {
-    return this.keys.findInstancesPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.keys.findInstancesByFilter(principal, filter, values);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { LicenseKeyInstance } from './license-key-instance.entity';
@@ -25,6 +26,10 @@ const INSTANCE_FILTER_COLUMNS: Record<string, string> = {
   license_key_id: 'instance.license_key_id',
 };
 
+// The only sort is id (the spec's order), so it is also the tie-breaker.
+const KEY_SORTS = { id: 'lk.id' };
+const INSTANCE_SORTS = { id: 'instance.id' };
+
 /** Records of the user's stores in the key's mode; anything else does not exist for it. */
 function scoped<T extends object>(
   builder: SelectQueryBuilder<T>,
@@ -37,21 +42,6 @@ function scoped<T extends object>(
       `${alias}.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)`,
       { userId: scope.userId },
     );
-}
-
-async function page<T extends object>(
-  builder: SelectQueryBuilder<T>,
-  alias: string,
-  query: ListQuery,
-): Promise<Page<T>> {
-  // The only sort is id (the spec's order), so id is also the tie-breaker.
-  const descending = query.sort[0]?.descending ?? false;
-  builder
-    .orderBy(`${alias}.id`, descending ? 'DESC' : 'ASC')
-    .offset((query.page.number - 1) * query.page.size)
-    .limit(query.page.size);
-  const [records, total] = await builder.getManyAndCount();
-  return { records, total };
 }
 
 /** Every query for license keys and their instances; no rules. */
@@ -81,7 +71,7 @@ export class LicenseKeyRepository {
         });
       }
     }
-    return page(builder, 'lk', query);
+    return listPage(builder, 'lk', KEY_SORTS, query);
   }
 
   findKeys(scope: Scope, ids: number[]): Promise<LicenseKey[]> {
@@ -246,7 +236,7 @@ export class LicenseKeyRepository {
         [name]: value,
       });
     }
-    return page(builder, 'instance', query);
+    return listPage(builder, 'instance', INSTANCE_SORTS, query);
   }
 
   findInstances(scope: Scope, ids: number[]): Promise<LicenseKeyInstance[]> {

@@ -1,16 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { licenseKeyRenderer } from './license-key.renderer';
 import type { LicenseKeyView } from './license-key.service';
 import { LicenseKeyService } from './license-key.service';
@@ -19,6 +10,7 @@ import { LICENSE_KEY_STATUSES } from './license-key.state';
 /** JSON:API `license-keys`. */
 @Injectable()
 export class LicenseKeySerializer
+  extends IntegerIdFinders<LicenseKeyView>
   implements ResourceType<LicenseKeyView>, OnModuleInit
 {
   readonly type = licenseKeyRenderer.type;
@@ -36,9 +28,11 @@ export class LicenseKeySerializer
   };
 
   constructor(
-    private readonly keys: LicenseKeyService,
+    keys: LicenseKeyService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(keys);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -50,30 +44,5 @@ export class LicenseKeySerializer
 
   attributes(key: LicenseKeyView) {
     return licenseKeyRenderer.attributes(key);
-  }
-
-  findOne(principal: Principal, id: string) {
-    const keyId = parseIntegerId(id);
-    return keyId === null
-      ? Promise.resolve(null)
-      : this.keys.findOne(principal, keyId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.keys.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<LicenseKeyView>> {
-    return this.keys.findPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.keys.findByFilter(principal, filter, values);
   }
 }

@@ -1,11 +1,9 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PlainErrorRoutes } from '../../http/json-api/plain-error-routes';
 import { CheckoutModule } from '../checkout/checkout.module';
 import { CustomerModule } from '../customer/customer.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { LicenseApiController } from './license-api.controller';
-import { LicenseApiExceptionFilter } from './license-api.exception-filter';
 import { LicenseApiService } from './license-api.service';
 import { LicenseKeyInstanceController } from './license-key-instance.controller';
 import { LicenseKeyInstance } from './license-key-instance.entity';
@@ -37,20 +35,9 @@ import { LicenseKeyService } from './license-key.service';
     LicenseKeyPurchase,
     LicenseKeyCustomerActivity,
     LicenseApiService,
-    LicenseApiExceptionFilter,
     LicenseKeySerializer,
     LicenseKeyInstanceSerializer,
   ],
   exports: [LicenseKeyService],
 })
-export class LicensingModule implements OnModuleInit {
-  constructor(
-    private readonly plainErrors: PlainErrorRoutes,
-    private readonly licenseApiErrors: LicenseApiExceptionFilter,
-  ) {}
-
-  onModuleInit() {
-    // Errors raised before routing (unparsable bodies, 405) still answer plain JSON.
-    this.plainErrors.register(this.licenseApiErrors);
-  }
-}
+export class LicensingModule {}

@@ -1,16 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { OrderItem } from './order-item.entity';
 import { orderItemAttributes } from './order.renderer';
 import { OrderService } from './order.service';
@@ -18,6 +10,7 @@ import { OrderService } from './order.service';
 /** JSON:API `order-items`: 11 attributes. */
 @Injectable()
 export class OrderItemSerializer
+  extends IntegerIdFinders<OrderItem>
   implements ResourceType<OrderItem>, OnModuleInit
 {
   readonly type = 'order-items';
@@ -47,7 +40,13 @@ export class OrderItemSerializer
   constructor(
     private readonly orders: OrderService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    // OrderService serves two resource types; these are its finders for this one.
+    super({
+      findMany: (principal, ids) => orders.findItem(principal, ids),
+      findPage: (principal, query) => orders.findItemPage(principal, query),
+    });
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -61,25 +60,11 @@ export class OrderItemSerializer
     return orderItemAttributes(item);
   }
 
-  async findOne(principal: Principal, id: string) {
-    const itemId = parseIntegerId(id);
-    if (itemId === null) return null;
-    const [item] = await this.orders.findItem(principal, [itemId]);
-    return item ?? null;
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.orders.findItem(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<OrderItem>> {
-    return this.orders.findItemPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
+  override findByFilter(
+    principal: Principal,
+    filter: string,
+    values: FilterValue[],
+  ) {
     if (
       filter !== 'order_id' &&
       filter !== 'product_id' &&

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
+import { applyListPage, listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { OrderItem } from './order-item.entity';
@@ -32,22 +33,6 @@ export interface SalesRow {
   thirtyDayRevenue: number;
 }
 
-function page<T extends object>(
-  builder: SelectQueryBuilder<T>,
-  alias: string,
-  columns: Record<string, string>,
-  query: ListQuery,
-) {
-  for (const key of query.sort) {
-    builder.addOrderBy(columns[key.field], key.descending ? 'DESC' : 'ASC');
-  }
-  const last = query.sort[query.sort.length - 1];
-  return builder
-    .addOrderBy(`${alias}.id`, last?.descending ? 'DESC' : 'ASC')
-    .offset((query.page.number - 1) * query.page.size)
-    .limit(query.page.size);
-}
-
 /** Every query for orders, order items and order numbers. */
 @Injectable()
 export class OrderRepository {
@@ -57,38 +42,51 @@ export class OrderRepository {
   ) {}
 
   /**
-   * The store's next order number. The upsert takes the counter row's lock
-   * until the transaction ends, so concurrent purchases queue here and get
-   * consecutive numbers; a rollback returns the number, leaving no gap.
+   * Numbers an order with its store's next order number and counts it in
+   * its mode's total, in one statement. The counter row stays locked until
+   * the transaction ends, so concurrent purchases queue here and get
+   * consecutive numbers; a rollback returns the number (and the count),
+   * leaving no gap.
    */
-  async nextOrderNumber(
+  async assignOrderNumber(
     manager: EntityManager,
-    storeId: number,
+    order: Pick<Order, 'id' | 'storeId' | 'testMode'>,
   ): Promise<number> {
-    const rows: { last_order_number: number }[] = await manager.query(
-      `INSERT INTO store_order_counters AS c (store_id, last_order_number)
-       VALUES ($1, 1)
-       ON CONFLICT (store_id)
-       DO UPDATE SET last_order_number = c.last_order_number + 1
-       RETURNING c.last_order_number`,
-      [storeId],
-    );
-    return rows[0].last_order_number;
+    const [rows] = (await manager.query(
+      `WITH counter AS (
+         INSERT INTO store_order_counters AS c
+           (store_id, last_order_number, test_order_count, live_order_count)
+         VALUES ($1, 1, $2, $3)
+         ON CONFLICT (store_id) DO UPDATE SET
+           last_order_number = c.last_order_number + 1,
+           test_order_count = c.test_order_count + $2,
+           live_order_count = c.live_order_count + $3
+         RETURNING c.last_order_number)
+       UPDATE orders o SET order_number = counter.last_order_number
+         FROM counter WHERE o.id = $4
+       RETURNING o.order_number`,
+      [order.storeId, order.testMode ? 1 : 0, order.testMode ? 0 : 1, order.id],
+    )) as [{ order_number: number }[], number];
+    return rows[0].order_number;
   }
 
-  /** Reserves `count` consecutive order numbers; returns the first. */
+  /** Reserves consecutive order numbers for orders in each mode; returns the first. */
   async reserveOrderNumbers(
     manager: EntityManager,
     storeId: number,
-    count: number,
+    orders: { test: number; live: number },
   ): Promise<number> {
+    const count = orders.test + orders.live;
     const rows: { last_order_number: number }[] = await manager.query(
-      `INSERT INTO store_order_counters AS c (store_id, last_order_number)
-       VALUES ($1, $2)
-       ON CONFLICT (store_id)
-       DO UPDATE SET last_order_number = c.last_order_number + $2
+      `INSERT INTO store_order_counters AS c
+         (store_id, last_order_number, test_order_count, live_order_count)
+       VALUES ($1, $2::integer + $3::integer, $2, $3)
+       ON CONFLICT (store_id) DO UPDATE SET
+         last_order_number = c.last_order_number + $2::integer + $3::integer,
+         test_order_count = c.test_order_count + $2::integer,
+         live_order_count = c.live_order_count + $3::integer
        RETURNING c.last_order_number`,
-      [storeId, count],
+      [storeId, orders.test, orders.live],
     );
     return rows[0].last_order_number - count + 1;
   }
@@ -181,13 +179,36 @@ export class OrderRepository {
       builder.andWhere('o.customer_id = :customerId', {
         customerId: customer_id,
       });
-    const [orders, total] = await page(
-      builder,
-      'o',
-      ORDER_SORTS,
-      query,
-    ).getManyAndCount();
-    return { records: await this.withFirstItems(orders), total };
+    const onlyStoreFilter = Object.keys(query.filters).every(
+      (filter) => filter === 'store_id',
+    );
+    const total = onlyStoreFilter
+      ? this.countVisible(principal, store_id)
+      : builder.clone().getCount();
+    const [orders, count] = await Promise.all([
+      applyListPage(builder, 'o', ORDER_SORTS, query).getMany(),
+      total,
+    ]);
+    return { records: await this.withFirstItems(orders), total: count };
+  }
+
+  /**
+   * The number of visible orders, optionally in one store, from the counts
+   * kept next to each store's order numbers: constant time where count(*)
+   * would grow with the store.
+   */
+  private async countVisible(
+    principal: Principal,
+    storeId: FilterValue | undefined,
+  ): Promise<number> {
+    const column = principal.testMode ? 'test_order_count' : 'live_order_count';
+    const rows: { total: string }[] = await this.orders.query(
+      `SELECT coalesce(sum(c.${column}), 0) AS total
+         FROM store_order_counters c JOIN stores s ON s.id = c.store_id
+        WHERE s.user_id = $1 AND ($2::integer IS NULL OR c.store_id = $2)`,
+      [principal.userId, storeId ?? null],
+    );
+    return Number(rows[0].total);
   }
 
   async findBy(
@@ -242,7 +263,7 @@ export class OrderRepository {
       .getMany();
   }
 
-  async findItemPage(
+  findItemPage(
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<OrderItem>> {
@@ -254,13 +275,7 @@ export class OrderRepository {
         });
       }
     }
-    const [records, total] = await page(
-      builder,
-      'item',
-      ITEM_SORTS,
-      query,
-    ).getManyAndCount();
-    return { records, total };
+    return listPage(builder, 'item', ITEM_SORTS, query);
   }
 
   findItemsBy(

@@ -52,8 +52,10 @@ export class OrderService {
   ) {}
 
   /**
-   * Writes an order and its items inside the caller's (purchase) transaction,
-   * numbered with the store's next gap-free order number.
+   * Writes an order and its items inside the caller's (purchase)
+   * transaction, not yet numbered: the caller calls `assignNumber` last,
+   * just before its commit (a deferred constraint refuses a commit that
+   * leaves an order without a number).
    */
   async createInTransaction(
     manager: EntityManager,
@@ -61,14 +63,9 @@ export class OrderService {
     items: NewOrderItem[],
     now: Date,
   ): Promise<{ order: OrderView; items: OrderItem[] }> {
-    const orderNumber = await this.orders.nextOrderNumber(
-      manager,
-      fields.storeId,
-    );
     const order = await this.orders.insertOrder(manager, {
       ...fields,
       identifier: fields.identifier ?? randomUUID(),
-      orderNumber,
       refundedAt: null,
       refundedAmount: 0,
       refundedAmountUsd: 0,
@@ -95,6 +92,16 @@ export class OrderService {
   }
 
   /**
+   * Gives an order written by `createInTransaction` the store's next
+   * gap-free number. This takes the store's order-number lock, which
+   * serializes the store's purchases until they commit: call it as the last
+   * write before the commit, so the lock is held as briefly as possible.
+   */
+  async assignNumber(manager: EntityManager, order: Order): Promise<void> {
+    order.orderNumber = await this.orders.assignOrderNumber(manager, order);
+  }
+
+  /**
    * Imports historical orders (one item each) in the caller's transaction:
    * numbers reserved in one step, rows written with multi-row INSERTs. No
    * events are recorded: an import is history, not a sale to announce. Used
@@ -109,11 +116,11 @@ export class OrderService {
     if (entries.length === 0) return [];
     if (entries.some((entry) => entry.order.storeId !== storeId))
       throw new Error('importBulk: every order must belong to the store');
-    const first = await this.orders.reserveOrderNumbers(
-      manager,
-      storeId,
-      entries.length,
-    );
+    const test = entries.filter((entry) => entry.order.testMode).length;
+    const first = await this.orders.reserveOrderNumbers(manager, storeId, {
+      test,
+      live: entries.length - test,
+    });
     const orderIds = await this.orders.insertMany<Order>(
       manager,
       Order,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { Page } from '../../http/json-api/resource';
+import { listPage } from '../../http/json-api/list-page';
 import { ListQuery } from '../../http/json-api/list-query';
+import { Page } from '../../http/json-api/resource';
 import { Store } from './store.entity';
 
 const SORT_COLUMNS: Record<string, string> = {
@@ -28,23 +29,11 @@ export class StoreRepository {
     return this.stores.findBy({ id: In(ids) });
   }
 
-  async findPage(userId: number, query: ListQuery): Promise<Page<Store>> {
+  findPage(userId: number, query: ListQuery): Promise<Page<Store>> {
     const builder = this.stores
       .createQueryBuilder('store')
       .where('store.user_id = :userId', { userId });
-    for (const key of query.sort) {
-      builder.addOrderBy(
-        SORT_COLUMNS[key.field],
-        key.descending ? 'DESC' : 'ASC',
-      );
-    }
-    const last = query.sort[query.sort.length - 1];
-    builder
-      .addOrderBy('store.id', last?.descending ? 'DESC' : 'ASC')
-      .offset((query.page.number - 1) * query.page.size)
-      .limit(query.page.size);
-    const [records, total] = await builder.getManyAndCount();
-    return { records, total };
+    return listPage(builder, 'store', SORT_COLUMNS, query);
   }
 
   findAllOwned(userId: number): Promise<Store[]> {

@@ -2,14 +2,8 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { StoreView } from './store-sales';
 import { StoreService } from './store.service';
 
@@ -17,7 +11,10 @@ const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
 /** JSON:API `stores`: 15 attributes, no `test_mode` (stores exist in both modes). */
 @Injectable()
-export class StoreSerializer implements ResourceType<StoreView>, OnModuleInit {
+export class StoreSerializer
+  extends IntegerIdFinders<StoreView>
+  implements ResourceType<StoreView>, OnModuleInit
+{
   readonly type = 'stores';
   readonly relationships = {
     products: { kind: 'many', type: 'products', filter: 'store_id' },
@@ -35,10 +32,11 @@ export class StoreSerializer implements ResourceType<StoreView>, OnModuleInit {
   private readonly checkoutHost: string;
 
   constructor(
-    private readonly stores: StoreService,
+    stores: StoreService,
     private readonly jsonApi: JsonApi,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
+    super(stores);
     this.checkoutHost = new URL(config.http.checkoutBaseUrl).host;
   }
 
@@ -71,31 +69,5 @@ export class StoreSerializer implements ResourceType<StoreView>, OnModuleInit {
       created_at: formatTimestamp(store.createdAt),
       updated_at: formatTimestamp(store.updatedAt),
     };
-  }
-
-  findOne(principal: Principal, id: string) {
-    const storeId = parseIntegerId(id);
-    return storeId === null
-      ? Promise.resolve(null)
-      : this.stores.findOne(principal, storeId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.stores.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<StoreView>> {
-    return this.stores.findPage(principal, query);
-  }
-
-  findByFilter(
-    _principal: Principal,
-    filter: string,
-    _values: FilterValue[],
-  ): Promise<StoreView[]> {
-    throw new Error(`stores cannot be listed by ${filter}`);
   }
 }

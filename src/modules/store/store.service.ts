@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { isCountryCode } from '../../common/country-codes';
 import { Clock } from '../../common/clock';
 import { Principal } from '../../http/auth/principal';
 import { ListQuery } from '../../http/json-api/list-query';
@@ -15,10 +16,6 @@ import {
 } from './store-sales';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-const REGIONS = new Intl.DisplayNames(['en'], {
-  type: 'region',
-  fallback: 'none',
-});
 
 export interface NewStore {
   userId: number;
@@ -31,10 +28,6 @@ export interface NewStore {
 
 export function isCurrencyCode(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
-}
-
-export function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && REGIONS.of(code) !== undefined;
 }
 
 export type StoreChanges = Partial<Omit<NewStore, 'userId'>>;

@@ -15,6 +15,18 @@ export function deliveryJobId(deliveryId: string, attempt: number): string {
   return `delivery-${deliveryId}-${attempt}`;
 }
 
+function jobOptions(deliveryId: string, attempt: number, delayMs: number) {
+  return {
+    jobId: deliveryJobId(deliveryId, attempt),
+    delay: Math.max(0, Math.round(delayMs)),
+    // A thrown error (database away) is retried; the send itself never throws.
+    attempts: 5,
+    backoff: { type: 'exponential' as const, delay: 1000 },
+    removeOnComplete: { age: 3600, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
 @Injectable()
 export class WebhookDeliveryQueue {
   private readonly logger = new Logger(WebhookDeliveryQueue.name);
@@ -29,20 +41,24 @@ export class WebhookDeliveryQueue {
     );
   }
 
-  /** Enqueues an attempt of a new delivery (one round trip; an existing job wins). */
+  /** Enqueues an attempt of a delivery (one round trip; an existing job wins). */
   async add(deliveryId: string, attempt: number, delayMs = 0): Promise<void> {
     await this.queue.add(
       'deliver',
       { deliveryId, attempt },
-      {
-        jobId: deliveryJobId(deliveryId, attempt),
-        delay: Math.max(0, Math.round(delayMs)),
-        // A thrown error (database away) is retried; the send itself never throws.
-        attempts: 5,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: { age: 3600, count: 10_000 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      },
+      jobOptions(deliveryId, attempt, delayMs),
+    );
+  }
+
+  /** Enqueues the first attempts of new deliveries in one round trip. */
+  async addFirstAttempts(deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.queue.addBulk(
+      deliveryIds.map((deliveryId) => ({
+        name: 'deliver',
+        data: { deliveryId, attempt: 1 },
+        opts: jobOptions(deliveryId, 1, 0),
+      })),
     );
   }
 

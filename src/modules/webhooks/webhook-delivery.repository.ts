@@ -236,54 +236,45 @@ export class WebhookDeliveryRepository {
 
   /**
    * Records a finished attempt and the delivery's new state in one
-   * transaction. False when the attempt was recorded already (a duplicate
-   * worker lost the race); nothing is written then.
+   * statement (so one round trip and one commit on the hot path). False when
+   * the attempt was recorded already (a duplicate worker lost the race);
+   * nothing is written then.
    */
-  finish(id: string, outcome: AttemptOutcome): Promise<boolean> {
-    return this.dataSource.transaction(async (manager: EntityManager) => {
-      const updated = await updateReturning<{ webhook_id: number }>(
-        manager,
-        `UPDATE webhook_deliveries
+  async finish(id: string, outcome: AttemptOutcome): Promise<boolean> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH updated AS (
+         UPDATE webhook_deliveries
             SET attempts = $2, status = $3, next_attempt_at = $4,
                 last_response_code = $5, last_attempt_at = $6,
                 delivered_at = CASE WHEN $3 = 'succeeded' THEN $7 ELSE delivered_at END,
                 claimed_until = NULL, updated_at = now()
           WHERE id = $1 AND attempts = $2 - 1
-          RETURNING webhook_id`,
-        [
-          id,
-          outcome.attempt,
-          outcome.status,
-          outcome.nextAttemptAt,
-          outcome.responseCode,
-          outcome.startedAt,
-          outcome.finishedAt,
-        ],
-      );
-      if (updated.length === 0) return false;
-      await manager.query(
-        `INSERT INTO webhook_delivery_attempts
+          RETURNING id, webhook_id),
+       attempt AS (
+         INSERT INTO webhook_delivery_attempts
            (delivery_id, attempt, status, response_code, error, duration_ms, started_at, finished_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          id,
-          outcome.attempt,
-          outcome.status === 'succeeded' ? 'succeeded' : 'failed',
-          outcome.responseCode,
-          outcome.error,
-          outcome.durationMs,
-          outcome.startedAt,
-          outcome.finishedAt,
-        ],
-      );
-      if (outcome.responseCode !== null) {
-        await manager.query(
-          `UPDATE webhooks SET last_sent_at = GREATEST(last_sent_at, $2) WHERE id = $1`,
-          [updated[0].webhook_id, outcome.startedAt],
-        );
-      }
-      return true;
-    });
+         SELECT id, $2, $8, $5, $9, $10, $6, $7 FROM updated),
+       -- Skipped when another delivery already moved it past this attempt's start.
+       sent AS (
+         UPDATE webhooks w SET last_sent_at = $6
+           FROM updated u
+          WHERE w.id = u.webhook_id AND $5::integer IS NOT NULL
+            AND (w.last_sent_at IS NULL OR w.last_sent_at < $6))
+       SELECT id::text AS id FROM updated`,
+      [
+        id,
+        outcome.attempt,
+        outcome.status,
+        outcome.nextAttemptAt,
+        outcome.responseCode,
+        outcome.startedAt,
+        outcome.finishedAt,
+        outcome.status === 'succeeded' ? 'succeeded' : 'failed',
+        outcome.error,
+        outcome.durationMs,
+      ],
+    );
+    return rows.length > 0;
   }
 
   /**

@@ -84,6 +84,7 @@ export class WebhookDeliverySerializer
     };
   }
 
+  // Delivery ids are bigints, beyond parseIntegerId's int4 range.
   async findOne(principal: Principal, id: string) {
     if (!/^[1-9]\d{0,17}$/.test(id)) return null;
     const [delivery] = await this.deliveries.findVisible(principal, [id]);

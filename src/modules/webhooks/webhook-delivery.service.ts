@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -27,9 +27,18 @@ export function deliveryBody(delivery: ClaimedDelivery): string {
   return JSON.stringify({ meta, data: delivery.data });
 }
 
+/**
+ * The scheduled retry delay, pushed back to a receiver's Retry-After (429,
+ * 503) when that is later; null (no retry left) stays null.
+ */
+function laterOf(scheduled: number | null, retryAfterMs: number | null) {
+  if (scheduled === null || retryAfterMs === null) return scheduled;
+  return Math.max(scheduled, retryAfterMs);
+}
+
 /** Sends delivery attempts and keeps their state in PostgreSQL. */
 @Injectable()
-export class WebhookDeliveryService {
+export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly secrets: SecretBox;
   private sender: WebhookSender;
@@ -48,7 +57,12 @@ export class WebhookDeliveryService {
 
   /** Tests swap in a sender with a fake resolver. */
   useSender(sender: WebhookSender) {
+    this.sender.close();
     this.sender = sender;
+  }
+
+  onModuleDestroy() {
+    this.sender.close();
   }
 
   /**
@@ -86,12 +100,16 @@ export class WebhookDeliveryService {
     });
     const finishedAt = new Date();
     const succeeded = result.error === null;
-    const delay = succeeded
-      ? null
-      : retryDelayMs(
-          this.config.webhooks.retryDelaysMs,
-          attempt - delivery.scheduleStart,
-        );
+    const delay =
+      succeeded || result.responseCode === 410
+        ? null // 410 Gone: the receiver says it will never want this again.
+        : laterOf(
+            retryDelayMs(
+              this.config.webhooks.retryDelaysMs,
+              attempt - delivery.scheduleStart,
+            ),
+            result.retryAfterMs,
+          );
     const status = succeeded
       ? 'succeeded'
       : delay === null

@@ -42,7 +42,7 @@ export class WebhookRelayService {
     let created = 0;
     for (;;) {
       const batch = await this.deliveries.relayBatch(RELAY_BATCH);
-      for (const id of batch.ids) await this.queue.add(id, 1);
+      await this.queue.addFirstAttempts(batch.ids);
       created += batch.ids.length;
       if (batch.events < RELAY_BATCH) return created;
     }

@@ -1,5 +1,9 @@
-import { request as httpRequest, IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  IncomingMessage,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
   checkWebhookUrl,
   guardedLookup,
@@ -22,6 +26,28 @@ export interface SendResult {
   /** Why no 2xx arrived, for the delivery log; never contains the secret. */
   error: string | null;
   durationMs: number;
+  /** A 429 or 503's Retry-After, in ms (at most an hour), or null. */
+  retryAfterMs: number | null;
+}
+
+const MAX_RETRY_AFTER_MS = 3_600_000;
+/** The date format senders must use, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE =
+  /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now = Date.now(),
+): number | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  let ms: number;
+  if (/^\d+$/.test(trimmed)) ms = Number(trimmed) * 1000;
+  else if (IMF_FIXDATE.test(trimmed)) ms = Date.parse(trimmed) - now;
+  else return null;
+  if (!Number.isFinite(ms)) return null;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
 export interface SenderSettings {
@@ -30,17 +56,39 @@ export interface SenderSettings {
   resolver?: Resolver;
 }
 
+/** Idle connections are closed before a receiver's usual keep-alive timeout (Node: 5 s). */
+const IDLE_SOCKET_MS = 4000;
+
 /**
  * POSTs one delivery. node:http(s) with a `lookup` that refuses non-public
- * addresses (checked on the address the socket connects to), no redirects
- * (a 3xx is just a non-2xx answer), no connection reuse, and one deadline for
- * connect + request + response status.
+ * addresses (checked on the address each new connection goes to), no
+ * redirects (a 3xx is just a non-2xx answer), and one deadline for connect +
+ * request + response status. Connections are kept alive and reused per
+ * host and port: a reused socket is one whose address was checked when it
+ * connected, and a busy receiver then costs no handshake per delivery.
  */
 export class WebhookSender {
   private readonly resolver: Resolver;
+  private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(private readonly settings: SenderSettings) {
     this.resolver = settings.resolver ?? systemResolver;
+    const options = {
+      keepAlive: true,
+      timeout: IDLE_SOCKET_MS,
+      scheduling: 'lifo' as const,
+      lookup: guardedLookup(this.resolver, settings.allowPrivate),
+    };
+    this.agents = {
+      http: new HttpAgent(options),
+      https: new HttpsAgent(options),
+    };
+  }
+
+  /** Closes idle connections (worker shutdown, tests). */
+  close() {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   send(options: SendOptions): Promise<SendResult> {
@@ -48,10 +96,12 @@ export class WebhookSender {
     const done = (
       responseCode: number | null,
       error: string | null,
+      retryAfterMs: number | null = null,
     ): SendResult => ({
       responseCode,
       error,
       durationMs: Math.max(0, Math.round(performance.now() - started)),
+      retryAfterMs,
     });
     let url: URL;
     try {
@@ -64,7 +114,8 @@ export class WebhookSender {
         done(null, `Refused: ${(error as Error).message}`),
       );
     }
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const https = url.protocol === 'https:';
+    const request = https ? httpsRequest : httpRequest;
     return new Promise<SendResult>((resolve) => {
       let settled = false;
       const finish = (result: SendResult) => {
@@ -82,15 +133,24 @@ export class WebhookSender {
             'Content-Length': String(Buffer.byteLength(options.body)),
             'User-Agent': 'Zest-Webhooks/1.0',
           },
-          agent: false,
-          lookup: guardedLookup(this.resolver, this.settings.allowPrivate),
+          agent: https ? this.agents.https : this.agents.http,
         },
         (response: IncomingMessage) => {
           // The status decides; the body is read and dropped so the socket closes cleanly.
           response.resume();
           response.on('error', () => undefined);
           const code = response.statusCode ?? 0;
-          finish(done(code, code >= 200 && code < 300 ? null : `HTTP ${code}`));
+          const retryAfter =
+            code === 429 || code === 503
+              ? parseRetryAfter(response.headers['retry-after'])
+              : null;
+          finish(
+            done(
+              code,
+              code >= 200 && code < 300 ? null : `HTTP ${code}`,
+              retryAfter,
+            ),
+          );
         },
       );
       const timer = setTimeout(() => {

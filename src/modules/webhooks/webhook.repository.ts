@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
+import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { Webhook } from './webhook.entity';
@@ -45,29 +46,14 @@ export class WebhookRepository {
       .getMany();
   }
 
-  async findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<Webhook>> {
+  findPage(principal: Principal, query: ListQuery): Promise<Page<Webhook>> {
     const builder = this.visible(principal);
     if (query.filters.store_id !== undefined) {
       builder.andWhere('webhook.store_id = :storeId', {
         storeId: query.filters.store_id,
       });
     }
-    for (const key of query.sort) {
-      builder.addOrderBy(
-        SORT_COLUMNS[key.field],
-        key.descending ? 'DESC' : 'ASC',
-      );
-    }
-    const last = query.sort[query.sort.length - 1];
-    builder
-      .addOrderBy('webhook.id', last?.descending ? 'DESC' : 'ASC')
-      .offset((query.page.number - 1) * query.page.size)
-      .limit(query.page.size);
-    const [records, total] = await builder.getManyAndCount();
-    return { records, total };
+    return listPage(builder, 'webhook', SORT_COLUMNS, query);
   }
 
   /** The sealed secret, which normal reads never select. */

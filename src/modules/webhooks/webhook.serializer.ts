@@ -2,22 +2,17 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import {
-  FilterValue,
-  filterParsers,
-  ListQuery,
-} from '../../http/json-api/list-query';
-import {
-  Page,
-  parseIntegerId,
-  ResourceType,
-} from '../../http/json-api/resource';
+import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { Webhook } from './webhook.entity';
 import { WebhookService } from './webhook.service';
 
 /** JSON:API `webhooks`: 7 attributes; the secret is write-only and never rendered. */
 @Injectable()
-export class WebhookSerializer implements ResourceType<Webhook>, OnModuleInit {
+export class WebhookSerializer
+  extends IntegerIdFinders<Webhook>
+  implements ResourceType<Webhook>, OnModuleInit
+{
   readonly type = 'webhooks';
   readonly relationships = {
     store: {
@@ -35,7 +30,9 @@ export class WebhookSerializer implements ResourceType<Webhook>, OnModuleInit {
   constructor(
     private readonly webhooks: WebhookService,
     private readonly jsonApi: JsonApi,
-  ) {}
+  ) {
+    super(webhooks);
+  }
 
   onModuleInit() {
     this.jsonApi.register(this);
@@ -57,25 +54,7 @@ export class WebhookSerializer implements ResourceType<Webhook>, OnModuleInit {
     };
   }
 
-  findOne(principal: Principal, id: string) {
-    const webhookId = parseIntegerId(id);
-    return webhookId === null
-      ? Promise.resolve(null)
-      : this.webhooks.findOne(principal, webhookId);
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.webhooks.findMany(
-      principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
-    );
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<Webhook>> {
-    return this.webhooks.findPage(principal, query);
-  }
-
-  findByFilter(
+  override findByFilter(
     principal: Principal,
     filter: string,
     values: FilterValue[],

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import {
+  createTestKeyByCli,
   runCli,
   spawnZest,
+  startZestWorker,
   terminate,
   waitForReady,
   ZestProcess,
@@ -78,16 +80,7 @@ export async function startCluster(options: {
   ]);
   const keys: Cluster['keys'] = {};
   for (const name of options.keys ?? ['main']) {
-    const created = await runCli(env, [
-      'api-keys:create',
-      '--user',
-      String(user.id),
-      '--mode',
-      'test',
-      '--name',
-      name,
-    ]);
-    keys[name] = { id: created.id as number, key: created.key as string };
+    keys[name] = await createTestKeyByCli(env, user.id, name);
   }
   const apis: Cluster['apis'] = [];
   const workers: ZestProcess[] = [];
@@ -107,13 +100,8 @@ export async function startCluster(options: {
     return api;
   };
   const startWorker = async () => {
-    const healthPort = await freePort();
-    const worker = spawnZest('worker', {
-      ...env,
-      HEALTH_PORT: String(healthPort),
-    });
+    const worker = await startZestWorker(env);
     workers.push(worker);
-    await waitForReady(worker, `http://127.0.0.1:${healthPort}/health/ready`);
     return worker;
   };
   await Promise.all([

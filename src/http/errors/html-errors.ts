@@ -1,0 +1,29 @@
+import { STATUS_CODES } from 'node:http';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml, HTML_PAGE_HEADERS, htmlPage } from '../html/html';
+import { RenderedError, sendJsonApiError } from './json-api-errors';
+
+/**
+ * Errors of server-rendered pages: a browser (Accept: text/html) gets a small
+ * error page, any other client the JSON:API error document; neither is
+ * cached, as the pages themselves are not.
+ */
+export function sendHtmlError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rendered: RenderedError,
+) {
+  if (!(request.headers.accept ?? '').includes('text/html')) {
+    sendJsonApiError(reply, rendered, { 'cache-control': 'no-store' });
+    return;
+  }
+  const title = STATUS_CODES[rendered.status] ?? 'Error';
+  const body = `<h1>${escapeHtml(title)}</h1>\n${rendered.errors
+    .map((error) => `<p class="sub">${escapeHtml(error.detail)}</p>`)
+    .join('\n')}`;
+  void reply
+    .status(rendered.status)
+    .headers(rendered.headers)
+    .headers(HTML_PAGE_HEADERS)
+    .send(htmlPage(title, body));
+}

@@ -1,0 +1,126 @@
+import { STATUS_CODES } from 'node:http';
+import { HttpException } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ErrorDetail } from '../../common/app-error';
+import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from '../json-api/document';
+import { RouteTable } from '../json-api/route-table';
+
+/** An error as status, JSON:API error objects (without status and title) and headers. */
+export interface RenderedError {
+  status: number;
+  errors: ErrorDetail[];
+  headers: Record<string, string>;
+}
+
+export const UNEXPECTED_DETAIL =
+  'Something went wrong on our side. The error has been logged.';
+
+/** Framework errors that carry a client-error status of their own. */
+function frameworkStatusOf(error: unknown): number | null {
+  const status = (error as { statusCode?: unknown; status?: unknown } | null)
+    ?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500
+    ? status
+    : null;
+}
+
+const FRAMEWORK_DETAILS: Record<number, string> = {
+  400: 'The request is malformed.',
+  413: 'The request body is larger than the 1 MiB limit.',
+  415: 'Send the body as application/vnd.api+json or application/json.',
+};
+
+/**
+ * Any failure as JSON:API errors. Nest answers a request that matched no
+ * route with a NotFoundException; the route table tells an unknown path
+ * (404) from a known one with another method (405 with `Allow`).
+ */
+export function renderJsonApiError(
+  exception: unknown,
+  request: FastifyRequest,
+  routes: RouteTable,
+): RenderedError {
+  if (exception instanceof AppError) {
+    return {
+      status: exception.status,
+      errors: exception.errors,
+      headers: exception.headers,
+    };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404) return unmatchedRoute(request, routes);
+    if (status === 429) {
+      return {
+        status,
+        errors: [
+          { detail: 'Too many requests. Retry after the time in Retry-After.' },
+        ],
+        headers: {},
+      };
+    }
+    if (status < 500) {
+      return {
+        status,
+        errors: [{ detail: FRAMEWORK_DETAILS[status] ?? exception.message }],
+        headers: {},
+      };
+    }
+  }
+  const frameworkStatus = frameworkStatusOf(exception);
+  if (frameworkStatus) {
+    const detail =
+      exception instanceof SyntaxError || frameworkStatus !== 400
+        ? (FRAMEWORK_DETAILS[frameworkStatus] ??
+          STATUS_CODES[frameworkStatus] ??
+          'Request refused.')
+        : (exception as Error).message;
+    return { status: frameworkStatus, errors: [{ detail }], headers: {} };
+  }
+  return { status: 500, errors: [{ detail: UNEXPECTED_DETAIL }], headers: {} };
+}
+
+function unmatchedRoute(
+  request: FastifyRequest,
+  routes: RouteTable,
+): RenderedError {
+  const allowed = routes.allowedMethods(request.url);
+  if (allowed.length === 0) {
+    return {
+      status: 404,
+      errors: [{ detail: 'No route matches this path.' }],
+      headers: {},
+    };
+  }
+  return {
+    status: 405,
+    errors: [
+      {
+        detail: `${request.method} is not allowed here. Allowed: ${allowed.join(', ')}.`,
+      },
+    ],
+    headers: { allow: allowed.join(', ') },
+  };
+}
+
+/** The error document, with the standard reason phrase as each error's title. */
+export function sendJsonApiError(
+  reply: FastifyReply,
+  rendered: RenderedError,
+  headers: Record<string, string> = {},
+) {
+  const title = STATUS_CODES[rendered.status] ?? 'Error';
+  void reply
+    .status(rendered.status)
+    .headers(rendered.headers)
+    .header('content-type', JSON_API_MEDIA_TYPE)
+    .headers(headers)
+    .send({
+      jsonapi: JSON_API_VERSION,
+      errors: rendered.errors.map((error) => ({
+        status: String(rendered.status),
+        title,
+        ...error,
+      })),
+    });
+}

@@ -1,0 +1,86 @@
+import { Principal } from '../auth/principal';
+import { ListQuery } from './list-query';
+import { IntegerIdFinders, IntegerIdSource } from './resource';
+
+interface Row {
+  id: number;
+}
+
+class Finders extends IntegerIdFinders<Row> {}
+
+const principal: Principal = { userId: 1, apiKeyId: 1, testMode: true };
+
+/** A source over rows 1..3 that records which ids reached it. */
+function source(withFindOne: boolean) {
+  const asked: number[][] = [];
+  const rows = [1, 2, 3].map((id) => ({ id }));
+  const finders: IntegerIdSource<Row> = {
+    findMany: (_p, ids) => {
+      asked.push(ids);
+      return Promise.resolve(rows.filter((row) => ids.includes(row.id)));
+    },
+    findPage: () => Promise.resolve({ records: rows, total: 3 }),
+  };
+  if (withFindOne) {
+    finders.findOne = (_p, id) => Promise.resolve(id === 2 ? { id: 2 } : null);
+  }
+  return { asked, finders };
+}
+
+describe('IntegerIdFinders', () => {
+  it('finds one record through findMany when the service has no findOne', async () => {
+    const { asked, finders } = source(false);
+    const resource = new Finders(finders);
+    await expect(resource.findOne(principal, '3')).resolves.toEqual({ id: 3 });
+    await expect(resource.findOne(principal, '9')).resolves.toBeNull();
+    expect(asked).toEqual([[3], [9]]);
+  });
+
+  it("prefers the service's findOne", async () => {
+    const { asked, finders } = source(true);
+    const resource = new Finders(finders);
+    await expect(resource.findOne(principal, '2')).resolves.toEqual({ id: 2 });
+    expect(asked).toEqual([]);
+  });
+
+  it.each(['0', '01', 'abc', '1.5', '-1', '2147483648', ''])(
+    'treats the id %j as missing without asking the service',
+    async (id) => {
+      const { asked, finders } = source(false);
+      await expect(
+        new Finders(finders).findOne(principal, id),
+      ).resolves.toBeNull();
+      expect(asked).toEqual([]);
+    },
+  );
+
+  it('drops ids that cannot be integers from findMany', async () => {
+    const { asked, finders } = source(false);
+    await expect(
+      new Finders(finders).findMany(principal, ['1', 'x', '3', '0']),
+    ).resolves.toEqual([{ id: 1 }, { id: 3 }]);
+    expect(asked).toEqual([[1, 3]]);
+  });
+
+  it('delegates findPage', async () => {
+    const { finders } = source(false);
+    await expect(
+      new Finders(finders).findPage(principal, {} as ListQuery),
+    ).resolves.toEqual({
+      records: [{ id: 1 }, { id: 2 }, { id: 3 }],
+      total: 3,
+    });
+  });
+
+  it('delegates findByFilter, and refuses it when the service has none', async () => {
+    const { finders } = source(false);
+    expect(() =>
+      new Finders(finders).findByFilter(principal, 'store_id', [1]),
+    ).toThrow('This resource cannot be listed by store_id');
+    finders.findByFilter = (_p, _filter, values) =>
+      Promise.resolve(values.map((v) => ({ id: Number(v) })));
+    await expect(
+      new Finders(finders).findByFilter(principal, 'store_id', [7]),
+    ).resolves.toEqual([{ id: 7 }]);
+  });
+});

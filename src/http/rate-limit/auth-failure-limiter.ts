@@ -1,0 +1,46 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { RATE_LIMIT_WINDOW_MS } from './rate-limit.guard';
+import { RateLimitStore } from './rate-limit.store';
+
+/**
+ * Counts failed authentications per client IP in the rate-limit store (Redis
+ * when configured, so replicas share the count). Only failures are counted and
+ * only failures are refused: a valid key from the same address is still
+ * served, so one broken client behind a shared address (NAT, an untrusted
+ * proxy) cannot lock out the others. Keys are 256-bit random; the limit is
+ * there to make a hammering client back off, not to stop guessing.
+ */
+@Injectable()
+export class AuthFailureLimiter {
+  private readonly logger = new Logger(AuthFailureLimiter.name);
+
+  constructor(
+    private readonly store: RateLimitStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Records one failure; the 401 to answer, or a 429 once the IP is past the limit. */
+  async refusal(ip: string, unauthorized: AppError): Promise<AppError> {
+    const limit = this.config.rateLimit.authFailuresPerMinute;
+    let hit;
+    try {
+      hit = await this.store.hit(`auth-failure:ip:${ip}`, RATE_LIMIT_WINDOW_MS);
+    } catch (error) {
+      // Fail open, as the per-key limit does: the 401 still stands.
+      this.logger.warn(
+        { err: error },
+        'Rate-limit store unavailable; failed authentication not counted',
+      );
+      return unauthorized;
+    }
+    if (hit.count <= limit) return unauthorized;
+    return new AppError(
+      429,
+      `Too many failed authentications from this address (limit ${limit} a minute). Retry after the number of seconds in Retry-After.`,
+      { 'retry-after': String(Math.max(1, Math.ceil(hit.resetInMs / 1000))) },
+    );
+  }
+}

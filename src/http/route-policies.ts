@@ -1,0 +1,84 @@
+import { INestApplication, RequestMethod } from '@nestjs/common';
+import {
+  HEADERS_METADATA,
+  INTERCEPTORS_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+} from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { IS_PUBLIC } from './auth/public.decorator';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+
+/** Stateless: the app's store is found through the request (installIdempotency). */
+const idempotencyInterceptor = new IdempotencyInterceptor();
+import { JSON_API_MEDIA_TYPE } from './json-api/document';
+import { NOT_JSON_API } from './json-api/not-json-api.decorator';
+
+type Handler = (...args: unknown[]) => unknown;
+
+/**
+ * Gives each route the response policies that apply to it, as route
+ * metadata, before Nest registers the routes (call between
+ * `NestFactory.create` and `app.init()`):
+ * - JSON:API routes answer `Content-Type: application/vnd.api+json`
+ *   (routes marked @NotJsonApi() keep their own);
+ * - POST routes behind an API key honour `Idempotency-Key`.
+ * Global interceptors would do the same, but they wrap every request of
+ * every route in an RxJS chain: about a sixth of the CPU time of a
+ * single-record GET (see docs/performance.md). Metadata costs nothing on
+ * routes a policy does not apply to, and a module's new routes get the
+ * policies without declaring anything.
+ */
+export function applyRoutePolicies(app: INestApplication): void {
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as { prototype?: object } | null;
+      if (!controller?.prototype) continue;
+      for (const handler of routeHandlers(controller.prototype)) {
+        const marked = (key: string) =>
+          Reflect.getMetadata(key, handler) === true ||
+          Reflect.getMetadata(key, controller) === true;
+        if (!marked(NOT_JSON_API)) {
+          addMetadata(HEADERS_METADATA, handler, {
+            name: 'Content-Type',
+            value: JSON_API_MEDIA_TYPE,
+          });
+        }
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as
+          RequestMethod | undefined;
+        if (method === RequestMethod.POST && !marked(IS_PUBLIC)) {
+          addMetadata(INTERCEPTORS_METADATA, handler, idempotencyInterceptor);
+        }
+      }
+    }
+  }
+}
+
+/** The prototype's methods that are routes (they carry a path). */
+function routeHandlers(prototype: object): Handler[] {
+  const handlers: Handler[] = [];
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    if (name === 'constructor') continue;
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+    const value = descriptor?.value as unknown;
+    if (
+      typeof value === 'function' &&
+      Reflect.getMetadata(PATH_METADATA, value) !== undefined
+    )
+      handlers.push(value as Handler);
+  }
+  return handlers;
+}
+
+/**
+ * Appends to an array of route metadata, once: metadata lives on the
+ * controller classes, which every app in a process (tests) shares.
+ */
+function addMetadata(key: string, handler: Handler, entry: object) {
+  const current = (Reflect.getMetadata(key, handler) ?? []) as object[];
+  const already = current.some(
+    (existing) =>
+      existing === entry || JSON.stringify(existing) === JSON.stringify(entry),
+  );
+  if (!already) Reflect.defineMetadata(key, [...current, entry], handler);
+}

@@ -1,0 +1,94 @@
+import { AppError } from '../../common/app-error';
+import { BuyerAmount } from './unit-price';
+
+/** The buyer's input, from the page's form or a JSON POST; everything may be missing. */
+export interface PurchaseInput {
+  email?: string;
+  name?: string;
+  country?: string;
+  zip?: string;
+  taxNumber?: string;
+  discountCode?: string;
+  variantId?: string;
+  quantity?: string;
+  cardNumber?: string;
+  /** A pay-what-you-want amount (see BuyerAmount for its units). */
+  amount?: BuyerAmount;
+}
+
+export type Body = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Body =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function field(body: Body, name: string, at = ''): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw AppError.unprocessable({
+    detail: `${name} must be a string.`,
+    source: { pointer: `${at}/${name}` },
+  });
+}
+
+/** Form fields arrive flat: `billing_address[country]`; `amount` in major units. */
+export function formInput(body: Body): PurchaseInput {
+  const text = (name: string) => {
+    const value = body[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const amount = text('amount');
+  return {
+    email: text('email'),
+    name: text('name'),
+    country: text('billing_address[country]'),
+    zip: text('billing_address[zip]'),
+    taxNumber: text('tax_number'),
+    discountCode: text('discount_code'),
+    variantId: text('variant_id'),
+    quantity: text('quantity'),
+    cardNumber: text('card_number'),
+    amount: amount !== undefined ? { value: amount, unit: 'major' } : undefined,
+  };
+}
+
+/**
+ * JSON: `billing_address: {country, zip}` (flat bracket keys are accepted
+ * too); `custom_price` in integer cents, as a checkout's own.
+ */
+export function jsonInput(body: Body): PurchaseInput {
+  const address = body.billing_address;
+  if (address !== undefined && address !== null && !isObject(address))
+    throw AppError.unprocessable({
+      detail: 'billing_address must be an object with country and zip.',
+      source: { pointer: '/billing_address' },
+    });
+  // The page's field is in major units; taking it here would guess at units.
+  if (body.amount !== undefined)
+    throw AppError.unprocessable({
+      detail:
+        'amount is the hosted page’s field; send custom_price in cents instead.',
+      source: { pointer: '/amount' },
+    });
+  const nested = (name: 'country' | 'zip') =>
+    address
+      ? field(address, name, '/billing_address')
+      : field(body, `billing_address[${name}]`);
+  const customPrice = field(body, 'custom_price');
+  return {
+    email: field(body, 'email'),
+    name: field(body, 'name'),
+    country: nested('country'),
+    zip: nested('zip'),
+    taxNumber: field(body, 'tax_number'),
+    discountCode: field(body, 'discount_code'),
+    variantId: field(body, 'variant_id'),
+    quantity: field(body, 'quantity'),
+    cardNumber: field(body, 'card_number'),
+    amount:
+      customPrice !== undefined
+        ? { value: customPrice, unit: 'cents' }
+        : undefined,
+  };
+}
