@@ -1,15 +1,16 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo, connect } from 'node:net';
+import { ChildProcess, spawnSync } from 'node:child_process';
 import request from 'supertest';
-import { Transactions } from '../../src/database/transactions';
-import { StoreSerializer } from '../../src/modules/store/store.serializer';
-import { StoreService } from '../../src/modules/store/store.service';
-import { Outbox } from '../../src/modules/webhooks/outbox';
 import { createMerchant, Merchant } from '../support/factories';
+import { killProcess, startRedisServer } from '../support/processes';
 import { freePort, startTestApp, TestApp } from '../support/test-app';
-import { startTestWorker, TestWorker } from '../support/worker';
+import {
+  outboxRecorder,
+  startTestWorker,
+  startWebhookReceiver,
+  subscribeOrderCreated,
+  TestWorker,
+  WebhookReceiver,
+} from '../support/worker';
 
 const OUTAGE_MS = 10_000;
 
@@ -20,55 +21,20 @@ const haveRedisServer =
   Boolean(process.env.DATABASE_URL);
 const describeWithRedis = haveRedisServer ? describe : describe.skip;
 
-async function waitForPort(port: number) {
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describeWithRedis('webhooks during a Redis outage', () => {
   let redisPort: number;
   let redis: ChildProcess | null = null;
   let t: TestApp;
   let worker: TestWorker;
   let merchant: Merchant;
-  let server: Server;
-  let receiverPort: number;
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  let receiver: WebhookReceiver;
 
   const startRedis = async () => {
-    redis = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(redisPort),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-      ],
-      { stdio: 'ignore' },
-    );
-    await waitForPort(redisPort);
+    redis = await startRedisServer(redisPort);
   };
-
   const stopRedis = async () => {
-    const child = redis;
-    if (!child || child.exitCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
+    await killProcess(redis);
+    redis = null;
   };
 
   beforeAll(async () => {
@@ -82,73 +48,27 @@ describeWithRedis('webhooks during a Redis outage', () => {
     });
     worker = await startTestWorker(t);
     merchant = await createMerchant(t.app, ['Outage Store']);
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        });
-        res.writeHead(200).end('ok');
-      });
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    receiverPort = (server.address() as AddressInfo).port;
+    receiver = await startWebhookReceiver();
   });
 
   afterAll(async () => {
+    // A failure mid-outage leaves Redis down, and the worker closes through it.
+    if (!redis) await startRedis();
     await worker?.close();
     await t?.close();
     await stopRedis();
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      server ? server.close(() => resolve()) : resolve(),
-    );
+    await receiver?.close();
   });
 
   it('keeps committing events while Redis is down (its data lost) and delivers all of them after', async () => {
-    await request(t.baseUrl)
-      .post('/v1/webhooks')
-      .set('Authorization', `Bearer ${merchant.testKey}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: {
-            type: 'webhooks',
-            attributes: {
-              url: `http://127.0.0.1:${receiverPort}/in`,
-              events: ['order_created'],
-              secret: 'outage-secret',
-            },
-            relationships: {
-              store: {
-                data: { type: 'stores', id: String(merchant.stores[0].id) },
-              },
-            },
-          },
-        }),
-      )
-      .expect(201);
-    const storeId = merchant.stores[0].id;
-    const store = (await t.app
-      .get(StoreService)
-      .findOne(
-        { userId: merchant.userId, apiKeyId: 0, testMode: true },
-        storeId,
-      ))!;
-    const record = (n: number) =>
-      t.app.get(Transactions).run((manager) =>
-        t.app.get(Outbox).record(manager, {
-          name: 'order_created',
-          storeId,
-          testMode: true,
-          resource: t.app.get(StoreSerializer),
-          record: store,
-          customData: { n },
-        }),
-      );
+    await subscribeOrderCreated(
+      t,
+      merchant,
+      receiver.url('/in'),
+      'outage-secret',
+    );
+    const record = await outboxRecorder(t, merchant);
+    const { received } = receiver;
 
     for (let n = 0; n < 10; n++) await record(n);
     const deadline = () => Date.now() + 60_000;
