@@ -21,6 +21,9 @@ import { GOOD_CARD } from './state';
  *   --keep           leave the benchmark database in place afterwards
  *   --reuse <file>   skip the seed: use the database a failed or --keep run left and its
  *                    state file (logged at start); the smallest growth row is then missing
+ *   --only <groups>  run only these (comma-separated): reads, limiter, usage, purchases,
+ *                    licenses, webhooks, growth
+ *   --profile        run the API with --cpu-prof; profiles go to bench/results/profiles
  */
 
 const { values: args } = parseArgs({
@@ -32,8 +35,30 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean' },
     reuse: { type: 'string' },
     out: { type: 'string' },
+    only: { type: 'string' },
+    profile: { type: 'boolean' },
   },
 });
+
+const GROUPS = [
+  'reads',
+  'limiter',
+  'usage',
+  'purchases',
+  'licenses',
+  'webhooks',
+  'growth',
+] as const;
+const ONLY = args.only?.split(',').map((group) => group.trim());
+const unknownGroup = ONLY?.find(
+  (group) => !(GROUPS as readonly string[]).includes(group),
+);
+if (unknownGroup !== undefined)
+  throw new Error(
+    `--only: unknown group ${JSON.stringify(unknownGroup)} (groups: ${GROUPS.join(', ')})`,
+  );
+const runs = (group: (typeof GROUPS)[number]) =>
+  ONLY === undefined || ONLY.includes(group);
 
 const QUICK = args.quick === true;
 const ROUNDS = Number(args.rounds ?? 3);
@@ -96,7 +121,15 @@ const API_ENV = zestEnv(PORTS.api, {
 });
 
 /** As production starts the API (docker/Dockerfile, `npm run start:api`): V8's old space capped. */
-const API_NODE_ARGS = ['--max-old-space-size=128'];
+const API_NODE_ARGS = [
+  '--max-old-space-size=128',
+  ...(args.profile
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${join(ROOT, 'bench', 'results', 'profiles')}`,
+      ]
+    : []),
+];
 
 function start(
   name: string,
@@ -434,7 +467,10 @@ async function main() {
 
   const ordersPage = (page: number) =>
     `/v1/orders?filter%5Bstore_id%5D=${state.storeId}&page%5Bsize%5D=10&page%5Bnumber%5D=${page}`;
-  const growthRows = args.reuse ? [] : [await growth(SIZES.small, state, api)];
+  const growthRows =
+    args.reuse || !runs('growth')
+      ? []
+      : [await growth(SIZES.small, state, api)];
 
   started = Date.now();
   state = await seed(['--orders', String(SIZES.main)]);
@@ -455,6 +491,74 @@ async function main() {
     `/v1/orders/${state.orderIds[0]}`,
   ]);
 
+  if (runs('reads'))
+    await reads(state, api, baseline, productPaths, ordersPage);
+  if (runs('limiter')) await realLimiter(state, productPaths);
+  if (runs('usage')) await usageRecords(state, api);
+  if (runs('purchases')) await purchases(state, api);
+  if (runs('licenses')) await licenses(state, api);
+  if (runs('webhooks')) await webhooks(state, worker);
+
+  if (runs('growth')) {
+    growthRows.push(await growth(SIZES.main, state, api));
+    if (args.million) {
+      started = Date.now();
+      state = await seed(['--orders', String(SIZES.large), '--bulk']);
+      log(
+        `grown to ${SIZES.large} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
+      growthRows.push(await growth(SIZES.large, state, api));
+    }
+  }
+  const firstList = growthRows[0]?.list.p50 ?? 0;
+  for (const g of growthRows) {
+    const isLast =
+      g === growthRows[growthRows.length - 1] &&
+      growthRows.length > 2 &&
+      !args.reuse;
+    addRow({
+      name: `growth @ ${g.size.toLocaleString('en-US')} orders: orders list page 1`,
+      zest: g.list,
+      budget: isLast ? 'p50 ≤ 3× p50 at the smallest size' : undefined,
+      pass: isLast ? g.list.p50 <= 3 * Math.max(firstList, 1) : undefined,
+    });
+    addRow({
+      name: `growth @ ${g.size.toLocaleString('en-US')} orders: GET /v1/orders/:id`,
+      zest: g.single,
+    });
+  }
+
+  const apiPeak = memory(api.pid).hwm;
+  await Promise.all([stop(api), stop(worker), stop(baseline)]);
+  await db.end();
+  const loadAfter = loadavg();
+  log(`load average after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
+
+  const table = render(apiPeak, loadBefore, loadAfter);
+  process.stdout.write(`${table}\n`);
+  const out =
+    args.out ??
+    join(
+      ROOT,
+      'bench',
+      'results',
+      // latest.md holds the last full run, the one docs/performance.md quotes.
+      QUICK ? 'quick.md' : ONLY ? 'partial.md' : 'latest.md',
+    );
+  writeFileSync(out, `${table}\n`);
+  log(`written to ${out}`);
+  if (!args.keep) await dropDatabase();
+}
+
+/** The side-by-side rows (Zest and the baseline) and the include row. */
+async function reads(
+  state: BenchState,
+  api: ChildProcess,
+  baseline: ChildProcess,
+  productPaths: string[],
+  ordersPage: (page: number) => string,
+) {
+  const deepPage = Math.floor(SIZES.main / 10 / 2);
   await sideBySide(
     'GET /v1/products/:id',
     productPaths,
@@ -488,7 +592,9 @@ async function main() {
     name: 'GET /v1/products?include=variants (page of 10)',
     zest: includeRow,
   });
+}
 
+async function realLimiter(state: BenchState, productPaths: string[]) {
   // The real limiter: a second API process with the default 300 requests a minute.
   const limited = start(
     'api (default limits)',
@@ -513,53 +619,6 @@ async function main() {
       (limitedRun.statusCounts['429'] ?? 0) === limitedRun.non2xx,
     note: `${limitedRun.statusCounts['429'] ?? 0} × 429`,
   });
-
-  await usageRecords(state, api);
-  await purchases(state, api);
-  await licenses(state, api);
-  await webhooks(state, worker);
-
-  growthRows.push(await growth(SIZES.main, state, api));
-  if (args.million) {
-    started = Date.now();
-    state = await seed(['--orders', String(SIZES.large), '--bulk']);
-    log(
-      `grown to ${SIZES.large} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
-    );
-    growthRows.push(await growth(SIZES.large, state, api));
-  }
-  const firstList = growthRows[0]?.list.p50 ?? 0;
-  for (const g of growthRows) {
-    const isLast =
-      g === growthRows[growthRows.length - 1] &&
-      growthRows.length > 2 &&
-      !args.reuse;
-    addRow({
-      name: `growth @ ${g.size.toLocaleString('en-US')} orders: orders list page 1`,
-      zest: g.list,
-      budget: isLast ? 'p50 ≤ 3× p50 at the smallest size' : undefined,
-      pass: isLast ? g.list.p50 <= 3 * Math.max(firstList, 1) : undefined,
-    });
-    addRow({
-      name: `growth @ ${g.size.toLocaleString('en-US')} orders: GET /v1/orders/:id`,
-      zest: g.single,
-    });
-  }
-
-  const apiPeak = memory(api.pid).hwm;
-  await Promise.all([stop(api), stop(worker), stop(baseline)]);
-  await db.end();
-  const loadAfter = loadavg();
-  log(`load average after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
-
-  const table = render(apiPeak, loadBefore, loadAfter);
-  process.stdout.write(`${table}\n`);
-  const out =
-    args.out ??
-    join(ROOT, 'bench', 'results', QUICK ? 'quick.md' : 'latest.md');
-  writeFileSync(out, `${table}\n`);
-  log(`written to ${out}`);
-  if (!args.keep) await dropDatabase();
 }
 
 async function usageRecords(state: BenchState, api: ChildProcess) {
