@@ -27,7 +27,11 @@ export class AuthFailureLimiter {
     const limit = this.config.rateLimit.authFailuresPerMinute;
     let hit;
     try {
-      hit = await this.store.hit(`auth-failure:ip:${ip}`, RATE_LIMIT_WINDOW_MS);
+      hit = await this.store.hit(
+        `auth-failure:ip:${ip}`,
+        RATE_LIMIT_WINDOW_MS,
+        limit,
+      );
     } catch (error) {
       // Fail open, as the per-key limit does: the 401 still stands.
       this.logger.warn(

@@ -53,7 +53,7 @@ export class RateLimitGuard implements CanActivate {
     }
     let hit;
     try {
-      hit = await this.store.hit(key, RATE_LIMIT_WINDOW_MS);
+      hit = await this.store.hit(key, RATE_LIMIT_WINDOW_MS, limit);
     } catch (error) {
       // Fail open: an outage of the counter store must not take the API down.
       this.logger.warn(

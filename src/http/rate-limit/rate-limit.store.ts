@@ -1,4 +1,5 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
+import { once } from 'node:events';
 import { Redis } from 'ioredis';
 
 export interface RateLimitHit {
@@ -14,7 +15,12 @@ export interface RateLimitHit {
  * see, and Retry-After is exactly the time until it closes.
  */
 export abstract class RateLimitStore {
-  abstract hit(key: string, windowMs: number): Promise<RateLimitHit>;
+  /** Counts one request; `limit` lets a store skip work it knows is refused. */
+  abstract hit(
+    key: string,
+    windowMs: number,
+    limit: number,
+  ): Promise<RateLimitHit>;
 }
 
 const SWEEP_AT_SIZE = 10_000;
@@ -49,30 +55,63 @@ export class MemoryRateLimitStore extends RateLimitStore {
 }
 
 /**
- * INCR, and PEXPIRE on the window's first hit, in one atomic script: one round
- * trip per request, and no counter can be left without an expiry.
+ * Reserves a lease of counts in one atomic step: INCRBY, and PEXPIRE on the
+ * window's first hit, so no counter is left without an expiry. The lease is
+ * 1/LEASE_DIVISOR of what the window has left (at least 1, at most
+ * MAX_LEASE): near the limit every request reserves its own count.
  */
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
+const LEASE_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local size = math.floor((tonumber(ARGV[2]) - current) / tonumber(ARGV[3]))
+if size < 1 then size = 1 end
+if size > tonumber(ARGV[4]) then size = tonumber(ARGV[4]) end
+local count = redis.call('INCRBY', KEYS[1], size)
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
-return {count, ttl}
+return {count, ttl, size}
 `;
+export const LEASE_DIVISOR = 64;
+export const MAX_LEASE = 100;
 
 type ScriptedRedis = Redis & {
-  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+  rateLimitLease(
+    key: string,
+    windowMs: number,
+    limit: number,
+    divisor: number,
+    maxLease: number,
+  ): Promise<[number, number, number]>;
 };
 
-/** Several API replicas: counters in Redis, so the limit holds across them. */
+/** Counts of one window reserved in Redis and not yet handed out. */
+interface Lease {
+  next: number;
+  last: number;
+  resetAt: number;
+}
+
+/**
+ * Several API replicas: counters in Redis, so the limit holds across them.
+ * A replica reserves counts in leases and hands them out itself, so most
+ * requests cost no Redis round trip. Every count is reserved in Redis before
+ * it is handed out, so the replicas together never admit more than the
+ * limit. They may admit a little less: counts a replica reserved and did not
+ * use before the window closed (at most 1/64 of the limit each) are lost.
+ * Past the limit, a replica refuses without asking Redis until the window
+ * closes.
+ */
 export class RedisRateLimitStore
   extends RateLimitStore
   implements OnModuleDestroy
 {
   private readonly logger = new Logger(RedisRateLimitStore.name);
   private readonly redis: ScriptedRedis;
+  private readonly leases = new Map<string, Lease>();
+  /** One reservation in flight per key; concurrent requests share it. */
+  private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(
     url: string,
@@ -86,21 +125,62 @@ export class RedisRateLimitStore
       commandTimeout: 1000,
       connectionName: 'zest-rate-limit',
     }) as ScriptedRedis;
-    this.redis.defineCommand('rateLimitHit', {
+    this.redis.defineCommand('rateLimitLease', {
       numberOfKeys: 1,
-      lua: HIT_SCRIPT,
+      lua: LEASE_SCRIPT,
     });
     this.redis.on('error', (error: Error) =>
       this.logger.warn(`Rate-limit Redis connection: ${error.message}`),
     );
   }
 
-  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
-    const [count, ttl] = await this.redis.rateLimitHit(
+  /** Resolves once connected. Requests never wait for it: they fail open. */
+  async connected(): Promise<void> {
+    if (this.redis.status !== 'ready') await once(this.redis, 'ready');
+  }
+
+  async hit(
+    key: string,
+    windowMs: number,
+    limit: number,
+  ): Promise<RateLimitHit> {
+    for (;;) {
+      const now = Date.now();
+      const lease = this.leases.get(key);
+      if (lease && lease.resetAt > now) {
+        const resetInMs = lease.resetAt - now;
+        if (lease.next <= lease.last) return { count: lease.next++, resetInMs };
+        // Counts only grow within a window: once the limit is reserved,
+        // every further request is refused, whoever asks Redis.
+        if (lease.last >= limit) return { count: lease.last + 1, resetInMs };
+      }
+      let reservation = this.reserving.get(key);
+      if (!reservation) {
+        reservation = this.reserve(key, windowMs, limit).finally(() =>
+          this.reserving.delete(key),
+        );
+        this.reserving.set(key, reservation);
+      }
+      await reservation;
+    }
+  }
+
+  private async reserve(key: string, windowMs: number, limit: number) {
+    // The window's end as seen from before the call: never later than Redis's.
+    const asked = Date.now();
+    const [last, ttl, size] = await this.redis.rateLimitLease(
       `${this.prefix}:${key}`,
       windowMs,
+      limit,
+      LEASE_DIVISOR,
+      MAX_LEASE,
     );
-    return { count, resetInMs: ttl };
+    if (this.leases.size >= SWEEP_AT_SIZE) {
+      const now = Date.now();
+      for (const [leased, lease] of this.leases)
+        if (lease.resetAt <= now) this.leases.delete(leased);
+    }
+    this.leases.set(key, { next: last - size + 1, last, resetAt: asked + ttl });
   }
 
   async onModuleDestroy() {

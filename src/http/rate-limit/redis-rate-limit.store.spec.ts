@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RedisRateLimitStore } from './rate-limit.store';
+
+const redisUrl = process.env.REDIS_URL;
+const describeWithRedis = redisUrl ? describe : describe.skip;
+
+/** Lua scripts Redis has run so far (the store's one round trip per lease). */
+async function scriptCalls(redis: Redis): Promise<number> {
+  const stats = await redis.info('commandstats');
+  return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)]
+    .map((match) => Number(match[1]))
+    .reduce((sum, calls) => sum + calls, 0);
+}
+
+describeWithRedis('RedisRateLimitStore (leased counts on a real Redis)', () => {
+  const WINDOW = 60_000;
+  let redis: Redis;
+  let prefix: string;
+  const stores: RedisRateLimitStore[] = [];
+  const replica = async () => {
+    const store = new RedisRateLimitStore(redisUrl!, prefix);
+    stores.push(store);
+    await store.connected();
+    return store;
+  };
+
+  beforeAll(() => {
+    redis = new Redis(redisUrl!);
+  });
+  beforeEach(() => {
+    prefix = `zest-rl-spec-${randomBytes(4).toString('hex')}`;
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.onModuleDestroy()));
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  });
+  afterAll(() => redis.quit());
+
+  it('hands one replica the exact counts 1, 2, 3… and refuses past the limit without asking Redis', async () => {
+    const store = await replica();
+    const counts: number[] = [];
+    for (let i = 0; i < 400; i++)
+      counts.push((await store.hit('key:1', WINDOW, 300)).count);
+    expect(counts.slice(0, 300)).toEqual(
+      Array.from({ length: 300 }, (_, i) => i + 1),
+    );
+    expect(counts.slice(300).every((count) => count > 300)).toBe(true);
+    // Reserved in Redis: exactly the 300; the refusals never reached it.
+    expect(Number(await redis.get(`${prefix}:key:1`))).toBe(300);
+  });
+
+  it('reserves in leases: far fewer Redis calls than requests while the limit is far', async () => {
+    const store = await replica();
+    const before = await scriptCalls(redis);
+    await Promise.all(
+      Array.from({ length: 1000 }, () => store.hit('key:2', WINDOW, 1e9)),
+    );
+    const calls = (await scriptCalls(redis)) - before;
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThanOrEqual(20);
+  });
+
+  it('never admits more than the limit across replicas hit in parallel, and hands out each count once', async () => {
+    const replicas = await Promise.all([replica(), replica(), replica()]);
+    const limit = 500;
+    const hits = await Promise.all(
+      Array.from({ length: 900 }, (_, i) =>
+        replicas[i % 3].hit('key:3', WINDOW, limit),
+      ),
+    );
+    const admitted = hits
+      .map((hit) => hit.count)
+      .filter((count) => count <= limit);
+    expect(new Set(admitted).size).toBe(admitted.length);
+    expect(admitted.length).toBeLessThanOrEqual(limit);
+    // What the replicas reserved and left unused is at most 1/64 of the
+    // limit each (here every replica keeps getting requests: none is lost).
+    expect(admitted.length).toBeGreaterThanOrEqual(limit - 3 * (limit / 64));
+  });
+
+  it('starts over when the window closes', async () => {
+    const store = await replica();
+    expect((await store.hit('key:4', 300, 5)).count).toBe(1);
+    expect((await store.hit('key:4', 300, 5)).count).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const hit = await store.hit('key:4', 300, 5);
+    expect(hit.count).toBe(1);
+    expect(hit.resetInMs).toBeGreaterThan(200);
+    expect(hit.resetInMs).toBeLessThanOrEqual(300);
+  });
+});
