@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { Batcher } from '../../common/batcher';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Principal } from '../../http/auth/principal';
 import { retryDelayMs } from './retry-schedule';
 import { WebhookDeliveryQueue } from './webhook-delivery.queue';
 import {
+  AttemptOutcome,
   ClaimedDelivery,
   WebhookDeliveryRepository,
 } from './webhook-delivery.repository';
@@ -42,6 +44,15 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly secrets: SecretBox;
   private sender: WebhookSender;
+  // Concurrent attempts share their claim and record statements.
+  private readonly claims: Batcher<
+    { id: string; attempt: number },
+    ClaimedDelivery | null
+  >;
+  private readonly records: Batcher<
+    { id: string; outcome: AttemptOutcome },
+    boolean
+  >;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -53,6 +64,14 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       timeoutMs: config.webhooks.timeoutMs,
       allowPrivate: config.webhooks.allowPrivate,
     });
+    // The claim outlives the request's deadline, so a live sender is never overtaken.
+    const claimMs = config.webhooks.timeoutMs + 10_000;
+    this.claims = new Batcher((requests) =>
+      this.deliveries.claimMany(requests, claimMs),
+    );
+    this.records = new Batcher((finished) =>
+      this.deliveries.finishMany(finished),
+    );
   }
 
   /** Tests swap in a sender with a fake resolver. */
@@ -71,9 +90,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
    * finds the attempt claimed or done and does nothing.
    */
   async attempt(deliveryId: string, attempt: number): Promise<void> {
-    // The claim outlives the request's deadline, so a live sender is never overtaken.
-    const claimMs = this.config.webhooks.timeoutMs + 10_000;
-    const delivery = await this.deliveries.claim(deliveryId, attempt, claimMs);
+    const delivery = await this.claims.call({ id: deliveryId, attempt });
     if (!delivery) return;
     const body = deliveryBody(delivery);
     const secret = this.secrets.open(delivery.secretEncrypted);
@@ -117,15 +134,18 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         : 'pending';
     const nextAttemptAt =
       delay === null ? null : new Date(finishedAt.getTime() + delay);
-    const recorded = await this.deliveries.finish(delivery.id, {
-      attempt,
-      status,
-      responseCode: result.responseCode,
-      error: result.error,
-      durationMs: result.durationMs,
-      startedAt,
-      finishedAt,
-      nextAttemptAt,
+    const recorded = await this.records.call({
+      id: delivery.id,
+      outcome: {
+        attempt,
+        status,
+        responseCode: result.responseCode,
+        error: result.error,
+        durationMs: result.durationMs,
+        startedAt,
+        finishedAt,
+        nextAttemptAt,
+      },
     });
     this.logger.log(
       {
