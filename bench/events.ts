@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 
 type Message =
   | { type: 'webhook'; url: string }
+  | { type: 'remove-webhook'; id: number }
   | { type: 'burst'; count: number; phase: string }
   | { type: 'rate'; perSecond: number; seconds: number; phase: string };
 
@@ -72,6 +73,10 @@ async function main() {
             secret: 'bench-secret',
           });
         process.send!({ type: 'webhook', id: webhook.id });
+      } else if (message.type === 'remove-webhook') {
+        // A --reuse run must not find this one still subscribed.
+        await app.get(WebhookService).delete(principal, message.id);
+        process.send!({ type: 'removed' });
       } else if (message.type === 'burst') {
         const started = Date.now();
         for (let done = 0; done < message.count; done += 100)

@@ -778,12 +778,12 @@ async function webhooks(state: BenchState, worker: ChildProcess) {
     true,
   );
   await message(events, 'ready');
-  const ready = message(events, 'webhook');
+  const ready = message<{ id: number }>(events, 'webhook');
   events.send({
     type: 'webhook',
     url: `http://127.0.0.1:${PORTS.receiver}/hook`,
   });
-  await ready;
+  const webhook = await ready;
 
   const report = async (phase: string, expected: number) => {
     const deadline = Date.now() + 120_000;
@@ -859,6 +859,9 @@ async function webhooks(state: BenchState, worker: ChildProcess) {
     pass: latency.p99 <= 1000 && latency.count === 200 * rateSeconds,
     note: 'latency = receipt − write; worker RSS',
   });
+  const removed = message(events, 'removed');
+  events.send({ type: 'remove-webhook', id: webhook.id });
+  await removed;
   await Promise.all([stop(events), stop(receiver)]);
 }
 
