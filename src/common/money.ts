@@ -3,25 +3,39 @@
  * through Intl.NumberFormat, which knows each currency's symbol and how many
  * minor digits it has (JPY has none, so 500 "cents" of JPY are ¥500).
  */
-const formatters = new Map<string, Intl.NumberFormat>();
+interface CurrencyFormat {
+  format: Intl.NumberFormat;
+  minorDigits: number;
+}
 
-function formatter(currency: string): Intl.NumberFormat {
-  let format = formatters.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-    formatters.set(currency, format);
+const formats = new Map<string, CurrencyFormat>();
+
+/** Built once per currency: `resolvedOptions()` is too slow for every amount. */
+function currencyFormat(currency: string): CurrencyFormat {
+  let known = formats.get(currency);
+  if (!known) {
+    const format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+    });
+    known = {
+      format,
+      minorDigits: format.resolvedOptions().maximumFractionDigits ?? 2,
+    };
+    formats.set(currency, known);
   }
-  return format;
+  return known;
 }
 
 /** Minor digits of a currency: 2 for USD, 0 for JPY, 3 for KWD. */
 export function minorDigits(currency: string): number {
-  return formatter(currency).resolvedOptions().maximumFractionDigits ?? 2;
+  return currencyFormat(currency).minorDigits;
 }
 
 /** `1999, 'USD'` → `$19.99`. */
 export function formatMoney(minorUnits: number, currency: string): string {
-  return formatter(currency).format(minorUnits / 10 ** minorDigits(currency));
+  const { format, minorDigits } = currencyFormat(currency);
+  return format.format(minorUnits / 10 ** minorDigits);
 }
 
 /**
