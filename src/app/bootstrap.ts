@@ -26,7 +26,7 @@ import {
   corsDelegate,
   installTransportPolicy,
 } from '../http/transport/transport-policy';
-import { requestId } from './logging';
+import { installAccessLog, requestId } from './logging';
 import { ApiModule } from './api.module';
 
 /** The request body limit; larger bodies are refused with 413. */
@@ -69,6 +69,7 @@ export async function createApiApp(
   fastify.removeContentTypeParser('text/plain');
   installTransportPolicy(fastify, config);
   installConnectionDrain(fastify);
+  installAccessLog(fastify);
   installIdempotency(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage } from 'node:http';
-import { Params } from 'nestjs-pino';
+import type { FastifyInstance } from 'fastify';
+import { Params, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -18,17 +18,19 @@ export function redactUrl(url: string | undefined): string | undefined {
 }
 
 /**
- * One JSON line per request, with a request id that is echoed as
- * X-Request-Id. Authorization, cookies and anything named like a key or
- * secret are redacted.
+ * The application's pino logger (nestjs-pino's root): level, and redaction of
+ * Authorization, cookies and anything named like a key or secret. Its
+ * pino-http middleware is mounted on no route: that middleware ran two
+ * middie middlewares and an AsyncLocalStorage context per request, about 7 %
+ * of the API's throughput on reads. `installAccessLog` writes the request
+ * lines instead; log lines written during a request name its id themselves
+ * where it matters (the error filter's do).
  */
 export function loggerParams(config: AppConfig): Params {
   return {
+    forRoutes: [],
     pinoHttp: {
       level: config.logLevel,
-      // The HTTP server has already chosen the id and put it in this header.
-      genReqId: (request: IncomingMessage) =>
-        requestId(request.headers['x-request-id']),
       redact: {
         paths: [
           'req.headers.authorization',
@@ -42,22 +44,36 @@ export function loggerParams(config: AppConfig): Params {
         ],
         censor: '[Redacted]',
       },
-      serializers: {
-        req: (request: {
-          id: string;
-          method: string;
-          url: string;
-          remoteAddress?: string;
-        }) => ({
-          id: request.id,
-          method: request.method,
-          url: redactUrl(request.url),
-          remoteAddress: request.remoteAddress,
-        }),
-      },
-      autoLogging: {
-        ignore: (request) => request.url?.startsWith('/health') ?? false,
-      },
     },
   };
+}
+
+/**
+ * One JSON line per request once it is answered ("request completed", or
+ * "request errored" at error level for a 5xx), with the request id that is
+ * echoed as X-Request-Id. No headers are logged, and signed URLs lose their
+ * signature. Health probes are not logged.
+ */
+export function installAccessLog(fastify: FastifyInstance): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const failed = reply.statusCode >= 500;
+    const logger = PinoLogger.root;
+    if (
+      logger?.isLevelEnabled(failed ? 'error' : 'info') &&
+      !request.url.startsWith('/health')
+    ) {
+      // Flat fields: pino-http's req/res serializers expect raw Node objects.
+      const line = {
+        reqId: request.id,
+        method: request.method,
+        url: redactUrl(request.url),
+        remoteAddress: request.ip,
+        statusCode: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime),
+      };
+      if (failed) logger.error(line, 'request errored');
+      else logger.info(line, 'request completed');
+    }
+    done();
+  });
 }
