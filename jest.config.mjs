@@ -18,6 +18,9 @@ const shared = {
 
 export default {
   testTimeout: 60000,
+  // Tests that kill and restart Redis can leave a reconnecting client
+  // behind; Jest would then wait for it forever after the last test.
+  forceExit: true,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {

@@ -11,6 +11,8 @@ const [unit] = base.projects;
 
 export default {
   testTimeout: 600000,
+  // As in jest.config.mjs: fault tests kill and restart Redis.
+  forceExit: base.forceExit,
   projects: [
     {
       ...unit,

@@ -14,6 +14,13 @@ import {
 
 const OUTAGE_MS = 10_000;
 
+function closeWithin(close: () => Promise<void> | undefined, ms: number) {
+  return Promise.race([
+    close(),
+    new Promise<void>((resolve) => setTimeout(resolve, ms).unref()),
+  ]);
+}
+
 // Needs its own redis-server to stop (never the shared one) and a database
 // server (the outage concerns the Redis backend).
 const haveRedisServer =
@@ -54,8 +61,11 @@ describeWithRedis('webhooks during a Redis outage', () => {
   afterAll(async () => {
     // A failure mid-outage leaves Redis down, and the worker closes through it.
     if (!redis) await startRedis();
-    await worker?.close();
-    await t?.close();
+    // Closing the worker after the restart has hung now and then (an open
+    // question, see the session 4 note): bounded, so the hook reports the
+    // test's own result; Jest's forceExit ends what is left.
+    await closeWithin(() => worker?.close(), 20_000);
+    await closeWithin(() => t?.close(), 20_000);
     await stopRedis();
     await receiver?.close();
   });
