@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Clock } from '../../common/clock';
+import { RepeatingTask, repeatEvery } from '../../common/repeat-every';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import {
@@ -29,7 +30,7 @@ export class RenewalProcessor
   implements OnApplicationBootstrap, OnModuleDestroy
 {
   private readonly logger = new Logger(RenewalProcessor.name);
-  private timer: NodeJS.Timeout | undefined;
+  private schedules: RepeatingTask | undefined;
 
   constructor(
     private readonly renewals: RenewalService,
@@ -43,9 +44,10 @@ export class RenewalProcessor
 
   async onApplicationBootstrap() {
     const every = this.config.billing.sweepIntervalMs;
-    const schedule = () =>
-      this.queue
-        .upsertJobScheduler(
+    this.schedules = repeatEvery(
+      Math.max(every, 10_000),
+      () =>
+        this.queue.upsertJobScheduler(
           RENEWAL_SCHEDULER_ID,
           { every },
           {
@@ -53,17 +55,15 @@ export class RenewalProcessor
             data: { kind: 'sweep' },
             opts: { removeOnComplete: 100, removeOnFail: 100 },
           },
-        )
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'Could not schedule renewals'),
-        );
-    await schedule();
-    this.timer = setInterval(() => void schedule(), Math.max(every, 10_000));
-    this.timer.unref();
+        ),
+      (error) =>
+        this.logger.warn({ err: error }, 'Could not schedule renewals'),
+    );
+    await this.schedules.first;
   }
 
   onModuleDestroy() {
-    clearInterval(this.timer);
+    this.schedules?.stop();
   }
 
   async process(): Promise<{ steps: number }> {

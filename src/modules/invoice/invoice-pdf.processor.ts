@@ -6,6 +6,7 @@ import {
   OnModuleDestroy,
 } from '@nestjs/common';
 import { Job } from 'bullmq';
+import { RepeatingTask, repeatEvery } from '../../common/repeat-every';
 import { FILE_STORAGE } from '../../storage/file-storage';
 import type { FileStorage } from '../../storage/file-storage';
 import { INVOICE_PDF_QUEUE, InvoicePdfJob } from './invoice.queue';
@@ -24,7 +25,7 @@ export class InvoicePdfProcessor
   implements OnApplicationBootstrap, OnModuleDestroy
 {
   private readonly logger = new Logger(InvoicePdfProcessor.name);
-  private timer: NodeJS.Timeout | undefined;
+  private sweeps: RepeatingTask | undefined;
 
   constructor(
     private readonly invoices: InvoiceService,
@@ -34,23 +35,24 @@ export class InvoicePdfProcessor
   }
 
   onApplicationBootstrap() {
-    // Not awaited: a large storage folder must not hold up the worker's start.
-    const sweep = () =>
-      void this.storage.removeStaleTemporaryFiles(STALE_TEMPORARY_FILE_MS).then(
-        (removed) => {
-          if (removed > 0)
-            this.logger.log({ removed }, 'Removed stale temporary files');
-        },
-        (error: unknown) =>
-          this.logger.warn({ err: error }, 'Could not sweep temporary files'),
-      );
-    sweep();
-    this.timer = setInterval(sweep, STALE_TEMPORARY_FILE_MS);
-    this.timer.unref();
+    // The first sweep is not awaited: a large storage folder must not hold
+    // up the worker's start.
+    this.sweeps = repeatEvery(
+      STALE_TEMPORARY_FILE_MS,
+      async () => {
+        const removed = await this.storage.removeStaleTemporaryFiles(
+          STALE_TEMPORARY_FILE_MS,
+        );
+        if (removed > 0)
+          this.logger.log({ removed }, 'Removed stale temporary files');
+      },
+      (error) =>
+        this.logger.warn({ err: error }, 'Could not sweep temporary files'),
+    );
   }
 
   onModuleDestroy() {
-    clearInterval(this.timer);
+    this.sweeps?.stop();
   }
 
   async process(job: Job<InvoicePdfJob>): Promise<void> {

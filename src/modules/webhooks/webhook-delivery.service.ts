@@ -9,8 +9,9 @@ import { WebhookDeliveryQueue } from './webhook-delivery.queue';
 import {
   AttemptOutcome,
   ClaimedDelivery,
-  WebhookDeliveryRepository,
-} from './webhook-delivery.repository';
+  WebhookAttemptRepository,
+} from './webhook-attempt.repository';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import {
   lemonSqueezySignature,
   SecretBox,
@@ -56,6 +57,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
+    private readonly attempts: WebhookAttemptRepository,
     private readonly queue: WebhookDeliveryQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -67,10 +69,10 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     // The claim outlives the request's deadline, so a live sender is never overtaken.
     const claimMs = config.webhooks.timeoutMs + 10_000;
     this.claims = new Batcher((requests) =>
-      this.deliveries.claimMany(requests, claimMs),
+      this.attempts.claimMany(requests, claimMs),
     );
     this.records = new Batcher((finished) =>
-      this.deliveries.finishMany(finished),
+      this.attempts.finishMany(finished),
     );
   }
 

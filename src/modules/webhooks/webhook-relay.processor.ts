@@ -6,6 +6,7 @@ import {
   OnModuleDestroy,
 } from '@nestjs/common';
 import { Job } from 'bullmq';
+import { RepeatingTask, repeatEvery } from '../../common/repeat-every';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import {
@@ -27,7 +28,7 @@ export class WebhookRelayProcessor
   implements OnApplicationBootstrap, OnModuleDestroy
 {
   private readonly logger = new Logger(WebhookRelayProcessor.name);
-  private timer: NodeJS.Timeout | undefined;
+  private schedules: RepeatingTask | undefined;
 
   constructor(
     private readonly relay: WebhookRelayService,
@@ -38,17 +39,15 @@ export class WebhookRelayProcessor
 
   onApplicationBootstrap() {
     const every = this.config.webhooks.relayIntervalMs;
-    const schedule = () =>
-      this.relay
-        .scheduleSweeps(every)
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'Could not schedule webhook sweeps'),
-        );
-    // Not awaited: a worker starts even while Redis is away. Upserting again
-    // is idempotent and re-creates the scheduler if Redis lost its data.
-    void schedule();
-    this.timer = setInterval(() => void schedule(), Math.max(10 * every, 1000));
-    this.timer.unref();
+    // The first upsert is not awaited: a worker starts even while Redis is
+    // away. Upserting again is idempotent and re-creates the scheduler if
+    // Redis lost its data.
+    this.schedules = repeatEvery(
+      Math.max(10 * every, 1000),
+      () => this.relay.scheduleSweeps(every),
+      (error) =>
+        this.logger.warn({ err: error }, 'Could not schedule webhook sweeps'),
+    );
   }
 
   /** Queue connection errors (Redis away): logged, not printed by BullMQ to the console. */
@@ -58,7 +57,7 @@ export class WebhookRelayProcessor
   }
 
   onModuleDestroy() {
-    clearInterval(this.timer);
+    this.schedules?.stop();
   }
 
   async process(job: Job<null, void, WebhookRelayJobName>): Promise<void> {

@@ -13,6 +13,7 @@ import {
   WEBHOOK_DELIVERY_QUEUE,
   WebhookDeliveryQueue,
 } from './webhook-delivery.queue';
+import { WebhookAttemptRepository } from './webhook-attempt.repository';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliverySerializer } from './webhook-delivery.serializer';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -41,6 +42,7 @@ import { WebhookRelayService } from './webhook-relay.service';
     WebhookService,
     WebhookSerializer,
     WebhookDeliveryRepository,
+    WebhookAttemptRepository,
     WebhookDeliveryQueue,
     WebhookDeliveryService,
     WebhookDeliverySerializer,
