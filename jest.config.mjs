@@ -18,8 +18,11 @@ const shared = {
 
 export default {
   testTimeout: 60000,
-  // Tests that kill and restart Redis can leave a reconnecting client
-  // behind; Jest would then wait for it forever after the last test.
+  // Tests that kill and restart Redis can leave a BullMQ client parked in
+  // ioredis' socketless "reconnecting" state, whose close never resolves
+  // (upstream: taskforcesh/bullmq#4656, fix pending in #4676). Jest would
+  // then wait for it forever after the last test. In production the
+  // process's SHUTDOWN_TIMEOUT_MS bounds the same close.
   forceExit: true,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },

@@ -61,9 +61,10 @@ describeWithRedis('webhooks during a Redis outage', () => {
   afterAll(async () => {
     // A failure mid-outage leaves Redis down, and the worker closes through it.
     if (!redis) await startRedis();
-    // Closing the worker after the restart has hung now and then (an open
-    // question, see the session 4 note): bounded, so the hook reports the
-    // test's own result; Jest's forceExit ends what is left.
+    // Closing the worker after the restart has hung now and then (BullMQ's
+    // close of a client parked in "reconnecting": taskforcesh/bullmq#4656):
+    // bounded, so the hook reports the test's own result; Jest's forceExit
+    // ends what is left.
     await closeWithin(() => worker?.close(), 20_000);
     await closeWithin(() => t?.close(), 20_000);
     await stopRedis();
