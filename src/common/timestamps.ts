@@ -7,7 +7,8 @@ export function formatTimestamp(date: Date): string;
 export function formatTimestamp(date: Date | null | undefined): string | null;
 export function formatTimestamp(date: Date | null | undefined): string | null {
   if (!date) return null;
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  // toISOString() always ends in `.mmmZ`; a slice is cheaper than a regex.
+  return `${date.toISOString().slice(0, -1)}000Z`;
 }
 
 const ISO_TIMESTAMP =

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import {
   getOrder,
   getOrderItem,
@@ -13,6 +14,8 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
+import { EntityRows } from '../../src/database/entity-rows';
+import { Order } from '../../src/modules/order/order.entity';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -425,5 +428,25 @@ describe('orders, order items and refunds', () => {
     } finally {
       restore();
     }
+  });
+
+  it('reads orders by hand-written SQL exactly as the ORM loads them', async () => {
+    // Every column kind: numeric (transformed), jsonb, nullable, timestamps.
+    await db.query(
+      `UPDATE orders SET custom_data = '{"ref": "abc", "n": 1}'
+        WHERE id = (SELECT min(id) FROM orders)`,
+    );
+    const orders = t.app.get(DataSource).getRepository(Order);
+    const rows = new EntityRows(orders, 'o');
+    const raw = await rows.query(
+      `SELECT ${rows.select} FROM orders o ORDER BY o.id`,
+      [],
+    );
+    const loaded = await orders.find({ order: { id: 'ASC' } });
+    expect(raw.length).toBeGreaterThan(3);
+    expect(raw).toEqual(loaded);
+    expect(raw[0]).toBeInstanceOf(Order);
+    expect(raw[0].customData).toEqual({ ref: 'abc', n: 1 });
+    expect(raw.map((order) => typeof order.taxRate)).not.toContain('string');
   });
 });

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { applyListPage, listPage } from './list-page';
+import { applyListPage, listPage, listPageSql } from './list-page';
 import { ListQuery, SortKey } from './list-query';
 
 // Builds SQL only: the data source is never connected.
@@ -60,6 +60,21 @@ describe('applyListPage', () => {
     expect(() => sql(query([{ field: 'total', descending: false }]))).toThrow(
       'No column to sort s by total',
     );
+  });
+});
+
+describe('listPageSql', () => {
+  it('orders and pages hand-written SQL as applyListPage orders the builder', () => {
+    const sorted = query([{ field: 'created_at', descending: true }], 3, 25);
+    expect(listPageSql('s', SORTS, sorted)).toBe(
+      'ORDER BY s.created_at DESC, s.id DESC LIMIT 25 OFFSET 50',
+    );
+    expect(sql(sorted)).toContain(
+      'ORDER BY s.created_at DESC, s.id DESC LIMIT 25 OFFSET 50',
+    );
+    expect(
+      listPageSql('s', SORTS, query([{ field: 'id', descending: false }])),
+    ).toBe('ORDER BY s.id ASC LIMIT 10 OFFSET 0');
   });
 });
 

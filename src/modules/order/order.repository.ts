@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
-import { applyListPage, listPage } from '../../http/json-api/list-page';
+import { EntityRows } from '../../database/entity-rows';
+import { poolQuery } from '../../database/pool-query';
+import { listPage, listPageSql } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { OrderItem } from './order-item.entity';
@@ -17,6 +19,14 @@ const ORDER_SORTS: Record<string, string> = {
   order_number: 'o.order_number',
   total: 'o.total',
 };
+
+/** The list's equality filters, each on its same-named column. */
+const ORDER_FILTERS = [
+  'store_id',
+  'user_email',
+  'order_number',
+  'customer_id',
+] as const;
 
 const ITEM_SORTS: Record<string, string> = {
   id: 'item.id',
@@ -33,13 +43,26 @@ export interface SalesRow {
   thirtyDayRevenue: number;
 }
 
-/** Every query for orders, order items and order numbers. */
+/** Visible orders: in the principal's stores ($1) and mode ($2). */
+const VISIBLE_ORDERS = `o.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $1)
+  AND o.test_mode = $2`;
+
+/**
+ * Every query for orders, order items and order numbers. The API's reads of
+ * orders are hand-written SQL (EntityRows): they are its hottest lists.
+ */
 @Injectable()
 export class OrderRepository {
+  private readonly orderRows: EntityRows<Order>;
+  private readonly itemRows: EntityRows<OrderItem>;
+
   constructor(
     @InjectRepository(Order) private readonly orders: Repository<Order>,
     @InjectRepository(OrderItem) private readonly items: Repository<OrderItem>,
-  ) {}
+  ) {
+    this.orderRows = new EntityRows(orders, 'o');
+    this.itemRows = new EntityRows(items, 'item');
+  }
 
   /**
    * Numbers an order with its store's next order number and counts it in
@@ -150,9 +173,11 @@ export class OrderRepository {
 
   async findVisible(principal: Principal, ids: number[]): Promise<OrderView[]> {
     if (ids.length === 0) return [];
-    const orders = await this.visible(principal)
-      .andWhere('o.id IN (:...ids)', { ids })
-      .getMany();
+    const orders = await this.orderRows.query(
+      `SELECT ${this.orderRows.select} FROM orders o
+        WHERE ${VISIBLE_ORDERS} AND o.id = ANY ($3::integer[])`,
+      [principal.userId, principal.testMode, ids],
+    );
     return this.withFirstItems(orders);
   }
 
@@ -167,26 +192,30 @@ export class OrderRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<OrderView>> {
-    const builder = this.visible(principal);
-    const { store_id, user_email, order_number, customer_id } = query.filters;
-    if (store_id !== undefined)
-      builder.andWhere('o.store_id = :storeId', { storeId: store_id });
-    if (user_email !== undefined)
-      builder.andWhere('o.user_email = :email', { email: user_email });
-    if (order_number !== undefined)
-      builder.andWhere('o.order_number = :number', { number: order_number });
-    if (customer_id !== undefined)
-      builder.andWhere('o.customer_id = :customerId', {
-        customerId: customer_id,
-      });
+    const params: unknown[] = [principal.userId, principal.testMode];
+    let where = VISIBLE_ORDERS;
+    for (const filter of ORDER_FILTERS) {
+      const value = query.filters[filter];
+      if (value === undefined) continue;
+      params.push(value);
+      where += ` AND o.${filter} = $${params.length}`;
+    }
     const onlyStoreFilter = Object.keys(query.filters).every(
       (filter) => filter === 'store_id',
     );
     const total = onlyStoreFilter
-      ? this.countVisible(principal, store_id)
-      : builder.clone().getCount();
+      ? this.countVisible(principal, query.filters.store_id)
+      : poolQuery<{ total: number }>(
+          this.orders.manager.connection,
+          `SELECT count(*)::int AS total FROM orders o WHERE ${where}`,
+          params,
+        ).then((rows) => rows[0].total);
     const [orders, count] = await Promise.all([
-      applyListPage(builder, 'o', ORDER_SORTS, query).getMany(),
+      this.orderRows.query(
+        `SELECT ${this.orderRows.select} FROM orders o WHERE ${where}
+         ${listPageSql('o', ORDER_SORTS, query)}`,
+        params,
+      ),
       total,
     ]);
     return { records: await this.withFirstItems(orders), total: count };
@@ -202,7 +231,8 @@ export class OrderRepository {
     storeId: FilterValue | undefined,
   ): Promise<number> {
     const column = principal.testMode ? 'test_order_count' : 'live_order_count';
-    const rows: { total: string }[] = await this.orders.query(
+    const rows = await poolQuery<{ total: string }>(
+      this.orders.manager.connection,
       `SELECT coalesce(sum(c.${column}), 0) AS total
          FROM store_order_counters c JOIN stores s ON s.id = c.store_id
         WHERE s.user_id = $1 AND ($2::integer IS NULL OR c.store_id = $2)`,
@@ -216,23 +246,23 @@ export class OrderRepository {
     filter: 'store_id' | 'customer_id',
     values: FilterValue[],
   ): Promise<OrderView[]> {
-    const orders = await this.visible(principal)
-      .andWhere(`o.${filter} IN (:...values)`, { values })
-      .orderBy('o.created_at', 'DESC')
-      .addOrderBy('o.id', 'DESC')
-      .getMany();
+    const orders = await this.orderRows.query(
+      `SELECT ${this.orderRows.select} FROM orders o
+        WHERE ${VISIBLE_ORDERS} AND o.${filter} = ANY ($3::integer[])
+        ORDER BY o.created_at DESC, o.id DESC`,
+      [principal.userId, principal.testMode, values],
+    );
     return this.withFirstItems(orders);
   }
 
   private async withFirstItems(orders: Order[]): Promise<OrderView[]> {
     if (orders.length === 0) return [];
-    const items = await this.items
-      .createQueryBuilder('item')
-      .distinctOn(['item.order_id'])
-      .where('item.order_id IN (:...ids)', { ids: orders.map((o) => o.id) })
-      .orderBy('item.order_id', 'ASC')
-      .addOrderBy('item.id', 'ASC')
-      .getMany();
+    const items = await this.itemRows.query(
+      `SELECT DISTINCT ON (item.order_id) ${this.itemRows.select}
+         FROM order_items item WHERE item.order_id = ANY ($1::integer[])
+        ORDER BY item.order_id, item.id`,
+      [orders.map((order) => order.id)],
+    );
     const byOrder = new Map(items.map((item) => [item.orderId, item]));
     return orders.map((order) =>
       Object.assign(order, { firstItem: byOrder.get(order.id) ?? null }),
