@@ -4,9 +4,13 @@ import {
   getCheckout,
   listCheckouts,
 } from '@lemonsqueezy/lemonsqueezy.js';
+import { buy, buyNowUrl } from '../support/commerce';
 import {
   createMerchant,
+  createPrice,
   createPricedProduct,
+  createProduct,
+  createVariant,
   Merchant,
 } from '../support/factories';
 import { useSdkAgainst } from '../support/sdk';
@@ -169,6 +173,44 @@ describe('checkouts and the hosted checkout', () => {
       )
       .expect(200);
     expect(receipt.text).toContain('#1');
+  });
+
+  it('sells each published, priced variant of a product, and no other', async () => {
+    const key = merchant.testKey;
+    const product = await createProduct(t.baseUrl, key, storeId);
+    const variant = async (status: string, unitPrice: number | null) => {
+      const created = await createVariant(t.baseUrl, key, product.id, {
+        status,
+      });
+      if (unitPrice !== null)
+        await createPrice(t.baseUrl, key, created.id, {
+          unit_price: unitPrice,
+        });
+      return created.id;
+    };
+    const first = await variant('published', 1000);
+    const second = await variant('published', 3000);
+    const unpriced = await variant('published', null);
+    const draft = await variant('draft', 5000);
+    const url = await buyNowUrl(t.baseUrl, key, product.id);
+
+    const own = await buy(t.baseUrl, url).expect(201);
+    expect(own.body.data.attributes.first_order_item.variant_id).toBe(
+      Number(first),
+    );
+    const chosen = await buy(t.baseUrl, url, { variant_id: second }).expect(
+      201,
+    );
+    expect(chosen.body.data.attributes).toMatchObject({
+      subtotal: 3000,
+      first_order_item: { variant_id: Number(second), price: 3000 },
+    });
+    for (const refused of [unpriced, draft]) {
+      const response = await buy(t.baseUrl, url, {
+        variant_id: refused,
+      }).expect(422);
+      expect(response.body.errors[0].source.pointer).toBe('/variant_id');
+    }
   });
 
   it('through the SDK', async () => {

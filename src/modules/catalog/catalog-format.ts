@@ -1,21 +1,3 @@
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function formatter(currency: string): Intl.NumberFormat {
-  let format = formatters.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-    formatters.set(currency, format);
-  }
-  return format;
-}
-
-/** Integer minor units (cents) as a display string in the currency, e.g. 999 USD → "$9.99". */
-export function formatMoney(minorUnits: number, currency: string): string {
-  const format = formatter(currency);
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minorUnits / 10 ** digits);
-}
-
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
 /** A byte count for people: "512 B", "4.8 MB" (binary multiples, as file managers show). */

@@ -16,6 +16,8 @@ export interface PurchasableVariant {
   price: Price;
   /** Every variant a buyer may choose from on this product's checkout, in display order. */
   choices: Variant[];
+  /** The current price of each choice, by variant id. */
+  prices: Map<number, Price>;
 }
 
 /**
@@ -69,20 +71,19 @@ export class CatalogService {
     variant: Variant,
   ): Promise<PurchasableVariant | null> {
     const scope = { testMode: variant.testMode, storeId: variant.storeId };
-    const [[product], siblings] = await Promise.all([
+    const [[product], siblings, current] = await Promise.all([
       this.products.findInScope(scope, [variant.productId]),
       this.variants.findByFilter(scope, 'product_id', [variant.productId]),
+      this.prices.findCurrentOfProduct(variant.productId),
     ]);
     if (!product || product.status !== 'published') return null;
-    const choices = selectableVariants(siblings).filter(
-      (v) => v.currentPriceId !== null,
+    const priced = new Map(current.map((price) => [price.variantId, price]));
+    const choices = selectableVariants(siblings).filter((v) =>
+      priced.has(v.id),
     );
-    if (!choices.some((v) => v.id === variant.id)) return null;
-    const price =
-      variant.currentPriceId === null
-        ? null
-        : await this.prices.findById(variant.currentPriceId);
-    if (!price) return null;
-    return { variant, product, price, choices };
+    const price = priced.get(variant.id);
+    if (!price || !choices.some((v) => v.id === variant.id)) return null;
+    const prices = new Map(choices.map((v) => [v.id, priced.get(v.id)!]));
+    return { variant, product, price, choices, prices };
   }
 }

@@ -53,8 +53,13 @@ export class PriceRepository {
     ).getMany();
   }
 
-  findById(id: number): Promise<Price | null> {
-    return this.prices.findOneBy({ id });
+  /** The current price of each variant of a product (unpriced variants have none). */
+  findCurrentOfProduct(productId: number): Promise<Price[]> {
+    return this.prices
+      .createQueryBuilder('price')
+      .innerJoin('variants', 'variant', 'variant.current_price_id = price.id')
+      .where('variant.product_id = :productId', { productId })
+      .getMany();
   }
 
   insert(manager: EntityManager, fields: Partial<Price>): Promise<Price> {

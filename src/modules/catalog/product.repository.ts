@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { EntityRows } from '../../database/entity-rows';
+import { poolQuery } from '../../database/pool-query';
 import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
@@ -14,18 +16,16 @@ const COLUMNS = {
   sorts: ['name', 'created_at', 'updated_at'],
 };
 
-/** Product columns under the entity's property names. */
-const PRODUCT_COLUMNS = `p.id, p.store_id AS "storeId", p.test_mode AS "testMode",
-  p.name, p.slug, p.description, p.status, p.pay_what_you_want AS "payWhatYouWant",
-  p.thumb_url AS "thumbUrl", p.large_thumb_url AS "largeThumbUrl",
-  p.created_at AS "createdAt", p.updated_at AS "updatedAt"`;
-
 /** Every query for products. */
 @Injectable()
 export class ProductRepository {
+  private readonly productRows: EntityRows<Product>;
+
   constructor(
     @InjectRepository(Product) private readonly products: Repository<Product>,
-  ) {}
+  ) {
+    this.productRows = new EntityRows(products, 'p');
+  }
 
   /**
    * Products by id (`GET /v1/products/:id`, includes): raw SQL, as this is
@@ -33,15 +33,14 @@ export class ProductRepository {
    */
   async findInScope(scope: CatalogScope, ids: number[]): Promise<Product[]> {
     if (ids.length === 0) return [];
-    const rows: Product[] = await this.products.query(
-      `SELECT ${PRODUCT_COLUMNS} FROM products p
+    return this.productRows.query(
+      `SELECT ${this.productRows.select} FROM products p
         WHERE p.id = ANY($1) AND p.test_mode = $2
           AND ($3::integer IS NULL
                OR p.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $3))
           AND ($4::integer IS NULL OR p.store_id = $4)`,
       [ids, scope.testMode, scope.userId ?? null, scope.storeId ?? null],
     );
-    return rows.map((row) => Object.assign(new Product(), row));
   }
 
   findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Product>> {
@@ -143,7 +142,8 @@ export class ProductRepository {
       unit_price: number | null;
       tiers: PriceTier[] | null;
       currency: string;
-    }[] = await this.products.manager.query(
+    }[] = await poolQuery(
+      this.products.manager.connection,
       `SELECT v.id, v.product_id, v.uuid, v.status, v.sort,
               p.id AS price_id, p.unit_price, p.tiers, s.currency
          FROM variants v

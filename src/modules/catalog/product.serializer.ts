@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { formatMoney } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -6,7 +7,7 @@ import { Principal } from '../../http/auth/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { filterParsers, FilterValue } from '../../http/json-api/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
-import { formatMoney, formatStatus } from './catalog-format';
+import { formatStatus } from './catalog-format';
 import { ProductService, ProductView } from './product.service';
 
 /** JSON:API `products`: 19 attributes (reference section 4). */

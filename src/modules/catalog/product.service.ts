@@ -193,15 +193,16 @@ export class ProductService {
       orphans.length > 0
         ? await this.stores.currencies(orphans.map((p) => p.storeId))
         : new Map<number, string>();
-    return products.map((product) => ({
-      // oxlint-disable-next-line typescript/no-misused-spread
-      ...product,
-      currency:
-        currencies.get(product.id) ??
-        storeCurrencies.get(product.storeId) ??
-        'USD',
-      pricing: productPricing(byProduct.get(product.id) ?? []),
-    }));
+    // Extended in place: spreading a class instance copies it slowly.
+    return products.map((product) =>
+      Object.assign(product, {
+        currency:
+          currencies.get(product.id) ??
+          storeCurrencies.get(product.storeId) ??
+          'USD',
+        pricing: productPricing(byProduct.get(product.id) ?? []),
+      }),
+    );
   }
 
   private async slugFor(

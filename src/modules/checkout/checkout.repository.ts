@@ -6,8 +6,6 @@ import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogService, PurchasableVariant } from '../catalog/catalog.service';
-import { Price } from '../catalog/price.entity';
-import { Product } from '../catalog/product.entity';
 import { Variant } from '../catalog/variant.entity';
 import { Store } from '../store/store.entity';
 import { Checkout } from './checkout.entity';
@@ -20,16 +18,8 @@ const SORTS: Record<string, string> = {
 };
 
 /** A purchasable variant with everything a checkout shows and a purchase needs. */
-export interface PurchaseTarget {
+export interface PurchaseTarget extends PurchasableVariant {
   store: Store;
-  product: Product;
-  variant: Variant;
-  /** The variant's current price. */
-  price: Price;
-  /** The variants a buyer may choose from, in display order. */
-  choices: Variant[];
-  /** Current prices of the choices, by variant id. */
-  prices: Map<number, Price>;
 }
 
 /** Every query for checkouts, and the catalog reads a checkout needs. */
@@ -136,30 +126,9 @@ export class CheckoutRepository {
     purchasable: PurchasableVariant | null,
   ): Promise<PurchaseTarget | null> {
     if (!purchasable) return null;
-    const { variant, product, price, choices } = purchasable;
-    const scope = { testMode: variant.testMode, storeId: variant.storeId };
-    const [store, others] = await Promise.all([
-      this.stores.findOneBy({ id: variant.storeId }),
-      Promise.all(
-        choices
-          .filter((choice) => choice.id !== variant.id)
-          .map((choice) =>
-            this.catalog.findPurchasableVariant(scope, choice.id),
-          ),
-      ),
-    ]);
-    if (!store) return null;
-    const prices = new Map<number, Price>([[variant.id, price]]);
-    for (const other of others) {
-      if (other) prices.set(other.variant.id, other.price);
-    }
-    return {
-      store,
-      product,
-      variant,
-      price,
-      choices: choices.filter((choice) => prices.has(choice.id)),
-      prices,
-    };
+    const store = await this.stores.findOneBy({
+      id: purchasable.variant.storeId,
+    });
+    return store ? { ...purchasable, store } : null;
   }
 }
