@@ -22,10 +22,7 @@ import {
   installBodyParsers,
   installQueryCheck,
 } from '../http/transport/body-parsers';
-import {
-  corsDelegate,
-  installTransportPolicy,
-} from '../http/transport/transport-policy';
+import { installTransportPolicy } from '../http/transport/transport-policy';
 import { installAccessLog, requestId } from './logging';
 import { ApiModule } from './api.module';
 
@@ -86,7 +83,6 @@ export async function createApiApp(
   fastify.idempotency = app.get(IdempotencyService);
   applyRoutePolicies(app);
   app.get(OpenApiService).attach(app);
-  app.enableCors({ delegator: corsDelegate(config) });
   await app.init();
   return app;
 }

@@ -37,8 +37,12 @@ describe('HTTPS only and CORS', () => {
       });
     });
 
-    it('refuses before authentication and routing too', async () => {
-      await request(t.baseUrl).get('/v1/users/me').expect(400);
+    it('refuses before authentication and routing too, readable cross-origin', async () => {
+      const response = await request(t.baseUrl)
+        .get('/v1/users/me')
+        .set('Origin', 'https://app.example.com')
+        .expect(400);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
       await request(t.baseUrl).get('/v1/nothing').expect(400);
     });
 
@@ -79,6 +83,32 @@ describe('HTTPS only and CORS', () => {
       expect(response.headers['access-control-allow-methods']).toMatch(/POST/);
       expect(response.headers['access-control-allow-headers']).toMatch(
         /authorization/i,
+      );
+      expect(response.headers['access-control-max-age']).toBe('86400');
+      expect(response.headers.vary).toMatch(/Origin/);
+      expect(response.text).toBe('');
+    });
+
+    it('answers a preflight on any path, before authentication', async () => {
+      const response = await https(
+        request(t.baseUrl).options('/v1/license-keys/12'),
+      )
+        .set('Origin', 'https://app.example.com')
+        .set('Access-Control-Request-Method', 'DELETE')
+        .expect(204);
+      expect(response.headers['access-control-allow-methods']).toMatch(
+        /DELETE/,
+      );
+      expect(response.headers['access-control-allow-headers']).toBeUndefined();
+    });
+
+    it('puts the CORS headers on error responses too', async () => {
+      const response = await https(request(t.baseUrl).get('/v1/stores'))
+        .set('Origin', 'https://app.example.com')
+        .expect(401);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['access-control-expose-headers']).toMatch(
+        /X-Request-Id/,
       );
     });
 

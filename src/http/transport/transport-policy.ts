@@ -1,4 +1,3 @@
-import type { FastifyCorsOptionsDelegateCallback } from '@fastify/cors';
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { AppConfig } from '../../config/app-config';
@@ -6,15 +5,32 @@ import { AppConfig } from '../../config/app-config';
 /** Load balancers and orchestrators probe these over plain HTTP. */
 const HTTPS_EXEMPT = /^\/health(\/|$|\?)/;
 
-/** Headers browser clients may read from a cross-origin response. */
-export const CORS_EXPOSED_HEADERS = [
-  'X-Ratelimit-Limit',
-  'X-Ratelimit-Remaining',
-  'Retry-After',
-  'X-Request-Id',
-  'Idempotent-Replayed',
-  'Location',
-];
+/**
+ * CORS for an API authenticated by bearer tokens, not cookies: any origin may
+ * call it and no credentials are involved, so `*` exposes nothing a
+ * server-side client could not fetch. Browser clients may read the rate-limit
+ * and request headers. `Vary: Origin` because `Origin: null` is refused on the
+ * main address.
+ */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': [
+    'X-Ratelimit-Limit',
+    'X-Ratelimit-Remaining',
+    'Retry-After',
+    'X-Request-Id',
+    'Idempotent-Replayed',
+    'Location',
+  ].join(', '),
+  Vary: 'Origin',
+};
+
+/** A preflight's answer: cached by the browser for a day. */
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
+  'Access-Control-Max-Age': '86400',
+  'Content-Length': '0',
+};
 
 /** Host (with port unless default) that the proxy address answers on, if any. */
 export function proxyHost(config: AppConfig): string | null {
@@ -35,34 +51,9 @@ export function isProxyRequest(
 }
 
 /**
- * CORS for an API authenticated by bearer tokens, not cookies: any origin may
- * call it and no credentials are involved, so `*` exposes nothing a
- * server-side client could not fetch. `Origin: null` (sandboxed frames, local
- * files) is accepted only on the proxy address; the main address refuses it
- * (see `installTransportPolicy`).
- */
-export function corsDelegate(
-  config: AppConfig,
-): FastifyCorsOptionsDelegateCallback {
-  const proxy = proxyHost(config);
-  return (request, callback) => {
-    const nullOrigin = request.headers.origin === 'null';
-    callback(null, {
-      origin: nullOrigin && !isProxyRequest(request, proxy) ? false : '*',
-      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-      exposedHeaders: CORS_EXPOSED_HEADERS,
-      credentials: false,
-      maxAge: 86400,
-      // A malformed preflight falls through to routing, which answers with a
-      // JSON:API error instead of a text/plain 400.
-      strictPreflight: false,
-    });
-  };
-}
-
-/**
- * Request checks that run before routing's guards: HTTPS only (when
- * REQUIRE_HTTPS), and no `Origin: null` on the main address. Errors thrown
+ * Request checks that run before routing's guards: no `Origin: null`
+ * (sandboxed frames, local files) on the main address, only on the proxy
+ * address; the CORS headers; HTTPS only (when REQUIRE_HTTPS). Errors thrown
  * here reach the global exception filter through Nest's error handler.
  */
 export function installTransportPolicy(
@@ -70,7 +61,14 @@ export function installTransportPolicy(
   config: AppConfig,
 ) {
   const proxy = proxyHost(config);
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.headers.origin === 'null' && !isProxyRequest(request, proxy)) {
+      throw AppError.forbidden(
+        'Requests with Origin: null are not accepted on this address; use the proxy address.',
+      );
+    }
+    // From here on errors carry the CORS headers, so browsers can read them.
+    void reply.headers(CORS_HEADERS);
     if (
       config.http.requireHttps &&
       request.protocol !== 'https' &&
@@ -80,10 +78,18 @@ export function installTransportPolicy(
         'HTTPS is required. Send the request over https://.',
       );
     }
-    if (request.headers.origin === 'null' && !isProxyRequest(request, proxy)) {
-      throw AppError.forbidden(
-        'Requests with Origin: null are not accepted on this address; use the proxy address.',
-      );
+  });
+  // A preflight on any path. Browsers send it without the Authorization
+  // header; any request header may be sent, so the requested ones are allowed.
+  fastify.options('*', (request, reply) => {
+    const requested = request.headers['access-control-request-headers'];
+    if (requested !== undefined) {
+      void reply.header('Access-Control-Allow-Headers', requested);
     }
+    return reply
+      .code(204)
+      .headers(PREFLIGHT_HEADERS)
+      .header('Vary', 'Origin, Access-Control-Request-Headers')
+      .send();
   });
 }
