@@ -365,15 +365,35 @@ async function seed(flags: string[]) {
   return JSON.parse(readFileSync(STATE, 'utf8')) as BenchState;
 }
 
-/** Waits until the worker's relay has consumed every event the seed wrote. */
-async function drainOutbox(db: pg.Client) {
-  for (;;) {
-    const {
-      rows: [row],
-    } = await db.query<{ n: number }>(
+/**
+ * Waits until the database is quiet after a seed, so that no measurement
+ * pays for the seed's aftermath (the autovacuum of the rows the relay
+ * updated, a checkpoint of the seed's writes), least of all the server
+ * measured first in each round: the worker's relay has consumed every event
+ * the seed wrote, those rows are vacuumed, dirty pages are flushed, and no
+ * autovacuum worker is running.
+ */
+async function settle(db: pg.Client) {
+  const count = async (sql: string) =>
+    (await db.query<{ n: number }>(sql)).rows[0].n;
+  while (
+    (await count(
       `SELECT count(*)::int AS n FROM webhook_events WHERE relayed_at IS NULL`,
-    );
-    if (row.n === 0) return;
+    )) > 0
+  ) {
+    await sleep(500);
+  }
+  await db.query('VACUUM ANALYZE');
+  await db.query('CHECKPOINT').catch((error: Error) => {
+    log(`no CHECKPOINT (${error.message}); measuring anyway`);
+  });
+  const deadline = Date.now() + 120_000;
+  while (
+    Date.now() < deadline &&
+    (await count(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'`,
+    )) > 0
+  ) {
     await sleep(500);
   }
 }
@@ -468,7 +488,7 @@ async function main() {
   await waitFor(`http://127.0.0.1:${PORTS.api}/health/live`);
   await waitFor(`http://127.0.0.1:${PORTS.health}/health/live`);
   await waitFor(`http://127.0.0.1:${PORTS.baseline}/v1/products/0`);
-  await drainOutbox(db);
+  await settle(db);
 
   const ordersPage = (page: number) =>
     `/v1/orders?filter%5Bstore_id%5D=${state.storeId}&page%5Bsize%5D=10&page%5Bnumber%5D=${page}`;
@@ -482,7 +502,7 @@ async function main() {
   log(
     `grown to ${SIZES.main} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
-  await drainOutbox(db);
+  await settle(db);
 
   const productPaths = state.productIds
     .filter((_, i) => i % Math.ceil(state.productIds.length / 200) === 0)
@@ -512,6 +532,7 @@ async function main() {
       log(
         `grown to ${SIZES.large} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
       );
+      await settle(db);
       growthRows.push(await growth(SIZES.large, state, api));
     }
   }
