@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import type { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseConnection } from '../database/database-connection';
 import { dataSourceOptions } from '../database/data-source-options';
+import { usePreparedStatements } from '../database/pool-query';
 import { Transactions } from '../database/transactions';
 import { HealthModule } from '../http/health/health.module';
 import { SignedUrls } from '../http/signed-urls/signed-urls.service';
@@ -39,6 +41,9 @@ const DOMAIN_MODULES = [
   InvoiceModule,
 ];
 
+/** Whether hot reads keep their statements prepared (see `poolQuery`). */
+export const PREPARED_STATEMENTS = Symbol('PREPARED_STATEMENTS');
+
 /** What runs in every process: config, logging, database, queues and the domain modules. */
 @Module({})
 export class CoreModule {
@@ -61,7 +66,22 @@ export class CoreModule {
         HealthModule,
         ...DOMAIN_MODULES,
       ],
-      providers: [Clock, Transactions, SignedUrls],
+      providers: [
+        Clock,
+        Transactions,
+        SignedUrls,
+        {
+          // Set up once the data source exists, before any request or job.
+          provide: PREPARED_STATEMENTS,
+          inject: [getDataSourceToken()],
+          useFactory: (dataSource: DataSource) => {
+            const enabled =
+              config.database.preparedStatements && database.embedded === null;
+            if (enabled) usePreparedStatements(dataSource);
+            return enabled;
+          },
+        },
+      ],
       exports: [Clock, Transactions, SignedUrls, HealthModule],
     };
   }

@@ -101,6 +101,7 @@ const environmentSchema = z.object({
   APP_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
   DATA_DIR: z.string().min(1).default('./.data'),
   STORAGE_DIR: z.string().min(1).optional(),
   INVOICE_FONT: z.string().min(1).optional(),
@@ -159,6 +160,12 @@ export interface AppConfig {
     /** null selects the embedded PGlite default. */
     url: string | null;
     poolSize: number;
+    /**
+     * Hot reads keep their statements prepared per connection (never on the
+     * embedded database). Off for a pooler that cannot track them, such as
+     * PgBouncer before 1.21 in transaction mode.
+     */
+    preparedStatements: boolean;
     dataDir: string;
   };
   queue: {
@@ -293,6 +300,7 @@ export function loadConfig(
     database: {
       url: e.DATABASE_URL ?? null,
       poolSize: e.DATABASE_POOL_SIZE,
+      preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
       dataDir: e.DATA_DIR,
     },
     queue: { redisUrl: e.REDIS_URL ?? null, prefix: e.QUEUE_PREFIX },

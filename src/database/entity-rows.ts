@@ -41,12 +41,16 @@ export class EntityRows<T extends ObjectLiteral> {
       }));
   }
 
-  /** Runs a read that selects `this.select` and returns its rows as entities. */
-  async query(sql: string, parameters: unknown[]): Promise<T[]> {
+  /**
+   * Runs a read that selects `this.select` and returns its rows as entities;
+   * `name` prepares a constant SQL text (see `poolQuery`).
+   */
+  async query(sql: string, parameters: unknown[], name?: string): Promise<T[]> {
     const rows = await poolQuery<ObjectLiteral>(
       this.repository.manager.connection,
       sql,
       parameters,
+      name,
     );
     return rows.map((row) => this.hydrate(row));
   }

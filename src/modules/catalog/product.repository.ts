@@ -40,6 +40,7 @@ export class ProductRepository {
                OR p.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $3))
           AND ($4::integer IS NULL OR p.store_id = $4)`,
       [ids, scope.testMode, scope.userId ?? null, scope.storeId ?? null],
+      'products.in-scope',
     );
   }
 
@@ -152,6 +153,7 @@ export class ProductRepository {
         WHERE v.product_id = ANY($1)
         ORDER BY v.product_id, v.sort, v.id`,
       [productIds],
+      'products.variant-summaries',
     );
     return rows.map((row) => ({
       id: row.id,

@@ -177,6 +177,7 @@ export class OrderRepository {
       `SELECT ${this.orderRows.select} FROM orders o
         WHERE ${VISIBLE_ORDERS} AND o.id = ANY ($3::integer[])`,
       [principal.userId, principal.testMode, ids],
+      'orders.visible-by-id',
     );
     return this.withFirstItems(orders);
   }
@@ -237,6 +238,7 @@ export class OrderRepository {
          FROM store_order_counters c JOIN stores s ON s.id = c.store_id
         WHERE s.user_id = $1 AND ($2::integer IS NULL OR c.store_id = $2)`,
       [principal.userId, storeId ?? null],
+      `orders.count-${column}`,
     );
     return Number(rows[0].total);
   }
@@ -251,6 +253,7 @@ export class OrderRepository {
         WHERE ${VISIBLE_ORDERS} AND o.${filter} = ANY ($3::integer[])
         ORDER BY o.created_at DESC, o.id DESC`,
       [principal.userId, principal.testMode, values],
+      `orders.visible-by-${filter}`,
     );
     return this.withFirstItems(orders);
   }
@@ -262,6 +265,7 @@ export class OrderRepository {
          FROM order_items item WHERE item.order_id = ANY ($1::integer[])
         ORDER BY item.order_id, item.id`,
       [orders.map((order) => order.id)],
+      'orders.first-items',
     );
     const byOrder = new Map(items.map((item) => [item.orderId, item]));
     return orders.map((order) =>

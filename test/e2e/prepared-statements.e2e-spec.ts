@@ -1,0 +1,94 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { poolQuery } from '../../src/database/pool-query';
+import { buy, buyNowUrl } from '../support/commerce';
+import { createMerchant, createPricedProduct } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * The statements the single-record reads left prepared. With a pool of one
+ * connection, this query runs on the connection those reads used (on the
+ * embedded database every connection shares one session).
+ */
+async function preparedNames(t: TestApp): Promise<string[]> {
+  const rows = await poolQuery<{ name: string }>(
+    t.app.get(DataSource),
+    `SELECT name FROM pg_prepared_statements ORDER BY name`,
+    [],
+  );
+  return rows.map((row) => row.name);
+}
+
+/** Buys a product, then reads it and its order twice each. */
+async function buyAndRead(t: TestApp) {
+  const merchant = await createMerchant(t.app);
+  const auth = `Bearer ${merchant.testKey}`;
+  const { product } = await createPricedProduct(
+    t.baseUrl,
+    merchant.testKey,
+    merchant.stores[0].id,
+  );
+  await buy(
+    t.baseUrl,
+    await buyNowUrl(t.baseUrl, merchant.testKey, product.id),
+  ).expect(201);
+  const orders = await request(t.baseUrl)
+    .get('/v1/orders')
+    .set('Authorization', auth)
+    .expect(200);
+  const orderId = orders.body.data[0].id as string;
+  for (let round = 0; round < 2; round++) {
+    const one = await request(t.baseUrl)
+      .get(`/v1/products/${product.id}`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(one.body.data.attributes.name).toBe(product.attributes.name);
+    const order = await request(t.baseUrl)
+      .get(`/v1/orders/${orderId}`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(order.body.data.id).toBe(orderId);
+  }
+}
+
+const describeWithServer = process.env.DATABASE_URL ? describe : describe.skip;
+
+describeWithServer('prepared statements on a PostgreSQL server', () => {
+  let t: TestApp;
+  afterEach(() => t?.close());
+
+  it('keeps the hot reads prepared on their connection, by name', async () => {
+    t = await startTestApp({ DATABASE_POOL_SIZE: '1' });
+    await buyAndRead(t);
+    expect(await preparedNames(t)).toEqual(
+      expect.arrayContaining([
+        'orders.first-items',
+        'orders.visible-by-id',
+        'products.in-scope',
+        'products.variant-summaries',
+      ]),
+    );
+  });
+
+  it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {
+    t = await startTestApp({
+      DATABASE_POOL_SIZE: '1',
+      DATABASE_PREPARED_STATEMENTS: 'false',
+    });
+    await buyAndRead(t);
+    expect(await preparedNames(t)).toEqual([]);
+  });
+});
+
+const describeEmbedded = process.env.DATABASE_URL ? describe.skip : describe;
+
+describeEmbedded('prepared statements on the embedded database', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('prepares nothing: its connections share one session', async () => {
+    t = await startTestApp();
+    await buyAndRead(t);
+    expect(await preparedNames(t)).toEqual([]);
+  });
+});
