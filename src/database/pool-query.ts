@@ -39,3 +39,24 @@ export async function poolQuery<T>(
       : await master.query(sql, parameters);
   return result.rows as T[];
 }
+
+/**
+ * `column = $n` for one id, `column = ANY ($n)` for several. PostgreSQL
+ * settles on a generic plan for a prepared statement with a scalar id after
+ * five runs; with an array it re-plans every run, as its row estimate for
+ * the generic plan never beats the custom one. Name the two statements apart
+ * by `shape`.
+ */
+export function matchIds(
+  column: string,
+  ids: number[],
+  position: number,
+): { sql: string; value: number | number[]; shape: 'one' | 'many' } {
+  return ids.length === 1
+    ? { sql: `${column} = $${position}`, value: ids[0], shape: 'one' }
+    : {
+        sql: `${column} = ANY ($${position}::integer[])`,
+        value: ids,
+        shape: 'many',
+      };
+}

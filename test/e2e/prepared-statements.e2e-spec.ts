@@ -62,10 +62,10 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
     await buyAndRead(t);
     expect(await preparedNames(t)).toEqual(
       expect.arrayContaining([
-        'orders.first-items',
-        'orders.visible-by-id',
-        'products.in-scope',
-        'products.variant-summaries',
+        'orders.first-items-one',
+        'orders.visible-one',
+        'products.one-of-user',
+        'products.variant-summaries-one',
       ]),
     );
   });

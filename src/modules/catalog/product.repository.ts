@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { EntityRows } from '../../database/entity-rows';
-import { poolQuery } from '../../database/pool-query';
+import { matchIds, poolQuery } from '../../database/pool-query';
 import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
@@ -29,18 +29,29 @@ export class ProductRepository {
 
   /**
    * Products by id (`GET /v1/products/:id`, includes): raw SQL, as this is
-   * the hottest read; the query builder costs more CPU than the query.
+   * the hottest read; the query builder costs more CPU than the query. One
+   * prepared statement per scope shape, so each has a generic plan.
    */
   async findInScope(scope: CatalogScope, ids: number[]): Promise<Product[]> {
     if (ids.length === 0) return [];
+    const id = matchIds('p.id', ids, 1);
+    const params: unknown[] = [id.value, scope.testMode];
+    let where = `${id.sql} AND p.test_mode = $2`;
+    let shape: string = id.shape;
+    if (scope.userId !== undefined) {
+      params.push(scope.userId);
+      where += ` AND p.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $${params.length})`;
+      shape += '-of-user';
+    }
+    if (scope.storeId !== undefined) {
+      params.push(scope.storeId);
+      where += ` AND p.store_id = $${params.length}`;
+      shape += '-of-store';
+    }
     return this.productRows.query(
-      `SELECT ${this.productRows.select} FROM products p
-        WHERE p.id = ANY($1) AND p.test_mode = $2
-          AND ($3::integer IS NULL
-               OR p.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $3))
-          AND ($4::integer IS NULL OR p.store_id = $4)`,
-      [ids, scope.testMode, scope.userId ?? null, scope.storeId ?? null],
-      'products.in-scope',
+      `SELECT ${this.productRows.select} FROM products p WHERE ${where}`,
+      params,
+      `products.${shape}`,
     );
   }
 
@@ -133,6 +144,7 @@ export class ProductRepository {
     productIds: number[],
   ): Promise<(VariantPriceSummary & { currency: string })[]> {
     if (productIds.length === 0) return [];
+    const product = matchIds('v.product_id', productIds, 1);
     const rows: {
       id: number;
       product_id: number;
@@ -150,10 +162,10 @@ export class ProductRepository {
          FROM variants v
          JOIN stores s ON s.id = v.store_id
          LEFT JOIN prices p ON p.id = v.current_price_id
-        WHERE v.product_id = ANY($1)
+        WHERE ${product.sql}
         ORDER BY v.product_id, v.sort, v.id`,
-      [productIds],
-      'products.variant-summaries',
+      [product.value],
+      `products.variant-summaries-${product.shape}`,
     );
     return rows.map((row) => ({
       id: row.id,

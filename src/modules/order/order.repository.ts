@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
 import { EntityRows } from '../../database/entity-rows';
-import { poolQuery } from '../../database/pool-query';
+import { matchIds, poolQuery } from '../../database/pool-query';
 import { listPage, listPageSql } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
@@ -173,11 +173,12 @@ export class OrderRepository {
 
   async findVisible(principal: Principal, ids: number[]): Promise<OrderView[]> {
     if (ids.length === 0) return [];
+    const id = matchIds('o.id', ids, 3);
     const orders = await this.orderRows.query(
       `SELECT ${this.orderRows.select} FROM orders o
-        WHERE ${VISIBLE_ORDERS} AND o.id = ANY ($3::integer[])`,
-      [principal.userId, principal.testMode, ids],
-      'orders.visible-by-id',
+        WHERE ${VISIBLE_ORDERS} AND ${id.sql}`,
+      [principal.userId, principal.testMode, id.value],
+      `orders.visible-${id.shape}`,
     );
     return this.withFirstItems(orders);
   }
@@ -232,13 +233,14 @@ export class OrderRepository {
     storeId: FilterValue | undefined,
   ): Promise<number> {
     const column = principal.testMode ? 'test_order_count' : 'live_order_count';
+    const inStore = storeId !== undefined;
     const rows = await poolQuery<{ total: string }>(
       this.orders.manager.connection,
       `SELECT coalesce(sum(c.${column}), 0) AS total
          FROM store_order_counters c JOIN stores s ON s.id = c.store_id
-        WHERE s.user_id = $1 AND ($2::integer IS NULL OR c.store_id = $2)`,
-      [principal.userId, storeId ?? null],
-      `orders.count-${column}`,
+        WHERE s.user_id = $1${inStore ? ' AND c.store_id = $2' : ''}`,
+      inStore ? [principal.userId, storeId] : [principal.userId],
+      `orders.count-${column}${inStore ? '-in-store' : ''}`,
     );
     return Number(rows[0].total);
   }
@@ -260,12 +262,17 @@ export class OrderRepository {
 
   private async withFirstItems(orders: Order[]): Promise<OrderView[]> {
     if (orders.length === 0) return [];
+    const order = matchIds(
+      'item.order_id',
+      orders.map((o) => o.id),
+      1,
+    );
     const items = await this.itemRows.query(
       `SELECT DISTINCT ON (item.order_id) ${this.itemRows.select}
-         FROM order_items item WHERE item.order_id = ANY ($1::integer[])
+         FROM order_items item WHERE ${order.sql}
         ORDER BY item.order_id, item.id`,
-      [orders.map((order) => order.id)],
-      'orders.first-items',
+      [order.value],
+      `orders.first-items-${order.shape}`,
     );
     const byOrder = new Map(items.map((item) => [item.orderId, item]));
     return orders.map((order) =>
