@@ -42,7 +42,7 @@ const DOMAIN_MODULES = [
 ];
 
 /** Whether hot reads keep their statements prepared (see `poolQuery`). */
-export const PREPARED_STATEMENTS = Symbol('PREPARED_STATEMENTS');
+const PREPARED_STATEMENTS = Symbol('PREPARED_STATEMENTS');
 
 /** What runs in every process: config, logging, database, queues and the domain modules. */
 @Module({})
