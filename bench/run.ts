@@ -121,10 +121,13 @@ function zestEnv(port: number, extra: Record<string, string> = {}) {
  * side-by-side rows compare like with like. One extra row measures Zest's
  * default, prepared hot reads.
  */
-const API_ENV = zestEnv(PORTS.api, {
+const UNLIMITED_ENV = {
   RATE_LIMIT_PER_MINUTE: UNLIMITED,
   LICENSE_RATE_LIMIT_PER_MINUTE: UNLIMITED,
   AUTH_FAILURE_LIMIT_PER_MINUTE: UNLIMITED,
+};
+const API_ENV = zestEnv(PORTS.api, {
+  ...UNLIMITED_ENV,
   DATABASE_PREPARED_STATEMENTS: 'false',
 });
 
@@ -156,6 +159,23 @@ function start(
     children.delete(child);
     if (code !== 0 && signal === null) log(`${name} exited with ${code}`);
   });
+  return child;
+}
+
+/** A second API process on `port` for one scenario, once it answers. */
+async function startExtraApi(
+  name: string,
+  port: number,
+  extra: Record<string, string>,
+): Promise<ChildProcess> {
+  const child = start(
+    name,
+    join(ROOT, 'dist', 'main.js'),
+    zestEnv(port, extra),
+    false,
+    API_NODE_ARGS,
+  );
+  await waitFor(`http://127.0.0.1:${port}/health/live`);
   return child;
 }
 
@@ -616,18 +636,11 @@ async function reads(
   );
   // Zest's default: its hot reads prepared. Not budgeted, as the baseline
   // sends every statement unprepared (see API_ENV).
-  const prepared = start(
+  const prepared = await startExtraApi(
     'api (prepared statements)',
-    join(ROOT, 'dist', 'main.js'),
-    {
-      ...API_ENV,
-      ...zestEnv(PORTS.prepared),
-      DATABASE_PREPARED_STATEMENTS: 'true',
-    },
-    false,
-    API_NODE_ARGS,
+    PORTS.prepared,
+    UNLIMITED_ENV,
   );
-  await waitFor(`http://127.0.0.1:${PORTS.prepared}/health/live`);
   await sideBySide(
     'GET /v1/products/:id, prepared statements (Zest default)',
     productPaths,
@@ -665,14 +678,11 @@ async function reads(
 
 async function realLimiter(state: BenchState, productPaths: string[]) {
   // The real limiter: a second API process with the default 300 requests a minute.
-  const limited = start(
+  const limited = await startExtraApi(
     'api (default limits)',
-    join(ROOT, 'dist', 'main.js'),
-    zestEnv(PORTS.limited),
-    false,
-    API_NODE_ARGS,
+    PORTS.limited,
+    {},
   );
-  await waitFor(`http://127.0.0.1:${PORTS.limited}/health/live`);
   const limitedRun = await load(
     getSpec(PORTS.limited, productPaths, state.limitedApiKey),
     limited,
