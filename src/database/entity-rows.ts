@@ -1,5 +1,23 @@
-import { ObjectLiteral, Repository, ValueTransformer } from 'typeorm';
-import { poolQuery } from './pool-query';
+import {
+  EntityManager,
+  ObjectLiteral,
+  Repository,
+  ValueTransformer,
+} from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { poolQuery, transactionQuery } from './pool-query';
+
+/** Statement names of the INSERT texts built so far, one per distinct text. */
+const insertNames = new Map<string, string>();
+
+function insertName(sql: string, table: string): string {
+  let name = insertNames.get(sql);
+  if (name === undefined) {
+    name = `${table}.insert-${insertNames.size + 1}`;
+    insertNames.set(sql, name);
+  }
+  return name;
+}
 
 interface ReadTransform {
   property: string;
@@ -12,22 +30,25 @@ interface ReadTransform {
  * builder's SQL generation and hydration cost more CPU than the query itself.
  * The select list comes from the entity's mapping (every column, under its
  * property name), and hydration applies the columns' transformers, so a raw
- * read returns what `getMany()` would.
+ * read returns what `getMany()` would. `insert` is the same for writes:
+ * a plain INSERT … RETURNING, without the change tracking of `save()`.
  */
 export class EntityRows<T extends ObjectLiteral> {
   /** `alias.column AS "property", …` for every column of the entity. */
   readonly select: string;
   private readonly transforms: ReadTransform[];
   private readonly entity: new () => T;
+  private readonly columns: ColumnMetadata[];
 
   constructor(
     private readonly repository: Repository<T>,
-    alias: string,
+    private readonly alias: string,
   ) {
     const { columns, target } = repository.metadata;
     if (typeof target !== 'function' || columns.some((c) => c.embeddedMetadata))
       throw new Error('EntityRows reads flat entity classes only');
     this.entity = target as new () => T;
+    this.columns = columns;
     this.select = columns
       .map((c) => `${alias}.${c.databaseName} AS "${c.propertyName}"`)
       .join(', ');
@@ -43,16 +64,54 @@ export class EntityRows<T extends ObjectLiteral> {
 
   /**
    * Runs a read that selects `this.select` and returns its rows as entities;
-   * `name` prepares a constant SQL text (see `poolQuery`).
+   * `name` prepares a constant SQL text (see `poolQuery`). With a
+   * transaction's `manager` it reads on that transaction's connection.
    */
-  async query(sql: string, parameters: unknown[], name?: string): Promise<T[]> {
-    const rows = await poolQuery<ObjectLiteral>(
-      this.repository.manager.connection,
-      sql,
-      parameters,
-      name,
-    );
+  async query(
+    sql: string,
+    parameters: unknown[],
+    name?: string,
+    manager?: EntityManager,
+  ): Promise<T[]> {
+    const rows = manager
+      ? await transactionQuery<ObjectLiteral>(manager, sql, parameters, name)
+      : await poolQuery<ObjectLiteral>(
+          this.repository.manager.connection,
+          sql,
+          parameters,
+          name,
+        );
     return rows.map((row) => this.hydrate(row));
+  }
+
+  /**
+   * Inserts `rows` in one statement on the transaction's connection and
+   * returns them as stored (generated ids, defaults). Every row must set the
+   * same properties; columns left undefined take their defaults. Values go
+   * through the driver's conversion and the columns' transformers, as with
+   * `save()`. The statement is prepared, named after its text.
+   */
+  async insert(manager: EntityManager, rows: Partial<T>[]): Promise<T[]> {
+    if (rows.length === 0) return [];
+    const { driver } = this.repository.manager.connection;
+    const columns = this.columns.filter(
+      (column) => rows[0][column.propertyName] !== undefined,
+    );
+    const values: unknown[] = [];
+    const tuples = rows.map((row) => {
+      const placeholders = columns.map((column) => {
+        values.push(
+          driver.preparePersistentValue(row[column.propertyName], column),
+        );
+        return `$${values.length}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    const { tableName } = this.repository.metadata;
+    const sql = `INSERT INTO ${tableName} AS ${this.alias} (${columns
+      .map((column) => `"${column.databaseName}"`)
+      .join(', ')}) VALUES ${tuples.join(', ')} RETURNING ${this.select}`;
+    return this.query(sql, values, insertName(sql, tableName), manager);
   }
 
   private hydrate(row: ObjectLiteral): T {

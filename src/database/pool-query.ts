@@ -1,5 +1,5 @@
-import type { Pool } from 'pg';
-import { DataSource } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** Data sources whose connections keep named statements prepared. */
 const preparing = new WeakSet<DataSource>();
@@ -14,10 +14,11 @@ export function usePreparedStatements(dataSource: DataSource): void {
 }
 
 /**
- * A read straight on the `pg` pool under TypeORM, for the hottest reads:
- * TypeORM's `query()` makes a QueryRunner per statement and broadcasts
- * events around it, which costs more CPU than a short indexed query. Not for
- * writes or anything inside a transaction (it takes its own connection).
+ * A statement straight on the `pg` pool under TypeORM, for the hottest reads
+ * and single-statement writes: TypeORM's `query()` makes a QueryRunner per
+ * statement and broadcasts events around it, which costs more CPU than a
+ * short indexed query. Runs in autocommit on a connection of its own, so
+ * never inside a transaction (see `transactionQuery`).
  * The embedded database is served over the same protocol, so the pool is a
  * `pg` pool there too.
  *
@@ -38,6 +39,31 @@ export async function poolQuery<T>(
       ? await master.query({ name, text: sql, values: parameters })
       : await master.query(sql, parameters);
   return result.rows as T[];
+}
+
+/**
+ * A statement on the connection of the transaction `manager` belongs to (as
+ * `Transactions.run` hands it out), for the hot writes: with a `name` it is
+ * prepared once per connection, as in `poolQuery`. Rows come back as the
+ * driver returns them, for SELECT, INSERT and UPDATE alike. Without a
+ * transaction it runs on the pool in autocommit.
+ */
+export async function transactionQuery<T>(
+  manager: EntityManager,
+  sql: string,
+  parameters: unknown[],
+  name?: string,
+): Promise<T[]> {
+  const runner = manager.queryRunner;
+  if (!runner || runner.isReleased)
+    return poolQuery<T>(manager.connection, sql, parameters, name);
+  if (name !== undefined && preparing.has(manager.connection)) {
+    const client = (await runner.connect()) as PoolClient;
+    const result = await client.query({ name, text: sql, values: parameters });
+    return result.rows as T[];
+  }
+  const result = await runner.query(sql, parameters, true);
+  return result.records as T[];
 }
 
 /**

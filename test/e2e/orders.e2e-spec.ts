@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -448,5 +449,36 @@ describe('orders, order items and refunds', () => {
     expect(raw[0]).toBeInstanceOf(Order);
     expect(raw[0].customData).toEqual({ ref: 'abc', n: 1 });
     expect(raw.map((order) => typeof order.taxRate)).not.toContain('string');
+  });
+
+  it('inserts orders by hand-written SQL as the ORM would store and load them', async () => {
+    const dataSource = t.app.get(DataSource);
+    const orders = dataSource.getRepository(Order);
+    const rows = new EntityRows(orders, 'o');
+    const [template] = await orders.find({ order: { id: 'ASC' }, take: 1 });
+    const { id: _id, orderNumber: _number, ...fields } = template;
+    const now = new Date('2026-01-02T03:04:05.678Z');
+    const values = {
+      ...fields,
+      identifier: randomUUID(),
+      taxName: null,
+      taxRate: 7.25,
+      customData: { ref: 'insert', list: [1, 'two'] },
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Numbered as a purchase numbers it (a deferred trigger requires one at commit).
+    const inserted = await dataSource.transaction(async (manager) => {
+      const [order] = await rows.insert(manager, [values]);
+      await manager.query(`UPDATE orders SET order_number = -1 WHERE id = $1`, [
+        order.id,
+      ]);
+      return order;
+    });
+    expect(inserted).toBeInstanceOf(Order);
+    expect(inserted).toEqual({ ...values, id: inserted.id, orderNumber: null });
+    const loaded = await orders.findOneByOrFail({ id: inserted.id });
+    expect(loaded).toEqual({ ...inserted, orderNumber: -1 });
+    await db.query(`DELETE FROM orders WHERE id = $1`, [inserted.id]);
   });
 });

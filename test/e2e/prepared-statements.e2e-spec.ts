@@ -6,7 +6,7 @@ import { createMerchant, createPricedProduct } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
- * The statements the single-record reads left prepared. With a pool of one
+ * The statements a purchase and the single-record reads left prepared. With a pool of one
  * connection, this query runs on the connection those reads used (on the
  * embedded database every connection shares one session).
  */
@@ -60,14 +60,28 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
   it('keeps the hot reads prepared on their connection, by name', async () => {
     t = await startTestApp({ DATABASE_POOL_SIZE: '1' });
     await buyAndRead(t);
-    expect(await preparedNames(t)).toEqual(
+    const names = await preparedNames(t);
+    expect(names).toEqual(
       expect.arrayContaining([
+        // The purchase: its offer, then its transaction's writes.
+        'variants.by-uuid',
+        'variants.siblings',
+        'prices.current-of-product',
+        'stores.by-id',
+        'customers.insert-or-find',
+        'orders.assign-number',
+        'webhook-events.insert',
+        // The reads.
         'orders.first-items-one',
         'orders.visible-one',
         'products.one-of-user',
         'products.variant-summaries-one',
       ]),
     );
+    // The order and its item, named after their INSERT texts.
+    expect(
+      names.filter((name) => /^order(s|_items)\.insert-\d+$/.test(name)),
+    ).toHaveLength(2);
   });
 
   it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {

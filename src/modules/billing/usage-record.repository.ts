@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { poolQuery } from '../../database/pool-query';
 import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
@@ -82,7 +83,8 @@ export class UsageRecordRepository {
       status: string;
       period_start: Date;
       record_id: number | null;
-    }[] = await this.records.query(
+    }[] = await poolQuery(
+      this.records.manager.connection,
       `WITH target AS (
          SELECT i.id AS item_id, i.store_id, i.test_mode, i.is_usage_based,
                 s.status, s.current_period_start AS period_start
@@ -105,6 +107,7 @@ export class UsageRecordRepository {
            updated_at = now())
        SELECT target.*, record.id AS record_id FROM target LEFT JOIN record ON true`,
       [itemId, principal.testMode, principal.userId, quantity, action, now],
+      'usage-records.post',
     );
     const row = rows[0];
     if (!row) return { target: null, record: null };

@@ -73,7 +73,7 @@ export class CatalogService {
     const scope = { testMode: variant.testMode, storeId: variant.storeId };
     const [[product], siblings, current] = await Promise.all([
       this.products.findInScope(scope, [variant.productId]),
-      this.variants.findByFilter(scope, 'product_id', [variant.productId]),
+      this.variants.findSiblings(variant),
       this.prices.findCurrentOfProduct(variant.productId),
     ]);
     if (!product || product.status !== 'published') return null;

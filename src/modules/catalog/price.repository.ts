@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { EntityRows } from '../../database/entity-rows';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
@@ -14,9 +15,13 @@ const COLUMNS = {
 /** Every query for prices. Prices are only ever inserted. */
 @Injectable()
 export class PriceRepository {
+  private readonly priceRows: EntityRows<Price>;
+
   constructor(
     @InjectRepository(Price) private readonly prices: Repository<Price>,
-  ) {}
+  ) {
+    this.priceRows = new EntityRows(prices, 'price');
+  }
 
   findInScope(scope: CatalogScope, ids: number[]): Promise<Price[]> {
     if (ids.length === 0) return Promise.resolve([]);
@@ -55,11 +60,13 @@ export class PriceRepository {
 
   /** The current price of each variant of a product (unpriced variants have none). */
   findCurrentOfProduct(productId: number): Promise<Price[]> {
-    return this.prices
-      .createQueryBuilder('price')
-      .innerJoin('variants', 'variant', 'variant.current_price_id = price.id')
-      .where('variant.product_id = :productId', { productId })
-      .getMany();
+    return this.priceRows.query(
+      `SELECT ${this.priceRows.select} FROM prices price
+         JOIN variants variant ON variant.current_price_id = price.id
+        WHERE variant.product_id = $1`,
+      [productId],
+      'prices.current-of-product',
+    );
   }
 
   insert(manager: EntityManager, fields: Partial<Price>): Promise<Price> {

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
+import { EntityRows } from '../../database/entity-rows';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
 import { Price } from './price.entity';
 import { Variant } from './variant.entity';
@@ -15,9 +16,13 @@ const COLUMNS = {
 /** Every query for variants. */
 @Injectable()
 export class VariantRepository {
+  private readonly variantRows: EntityRows<Variant>;
+
   constructor(
     @InjectRepository(Variant) private readonly variants: Repository<Variant>,
-  ) {}
+  ) {
+    this.variantRows = new EntityRows(variants, 'variant');
+  }
 
   /** `manager`: inside a transaction, read through it (never a second connection). */
   findInScope(
@@ -66,14 +71,30 @@ export class VariantRepository {
   }
 
   /** A variant by its public uuid (buy_now_url), in whichever mode it lives. */
-  findByUuid(uuid: string): Promise<Variant | null> {
+  async findByUuid(uuid: string): Promise<Variant | null> {
     if (
       !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
         uuid,
       )
     )
-      return Promise.resolve(null);
-    return this.variants.findOneBy({ uuid: uuid.toLowerCase() });
+      return null;
+    const [variant] = await this.variantRows.query(
+      `SELECT ${this.variantRows.select} FROM variants variant WHERE variant.uuid = $1`,
+      [uuid.toLowerCase()],
+      'variants.by-uuid',
+    );
+    return variant ?? null;
+  }
+
+  /** Every variant of `variant`'s product (itself included), in display order. */
+  findSiblings(variant: Variant): Promise<Variant[]> {
+    return this.variantRows.query(
+      `SELECT ${this.variantRows.select} FROM variants variant
+        WHERE variant.product_id = $1 AND variant.store_id = $2 AND variant.test_mode = $3
+        ORDER BY variant.sort, variant.id`,
+      [variant.productId, variant.storeId, variant.testMode],
+      'variants.siblings',
+    );
   }
 
   /** Locks a variant so a new price and its `current_price_id` change together. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { EntityRows } from '../../database/entity-rows';
 import { Principal } from '../../http/auth/principal';
 import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
@@ -25,12 +26,16 @@ export interface PurchaseTarget extends PurchasableVariant {
 /** Every query for checkouts, and the catalog reads a checkout needs. */
 @Injectable()
 export class CheckoutRepository {
+  private readonly storeRows: EntityRows<Store>;
+
   constructor(
     @InjectRepository(Checkout)
     private readonly checkouts: Repository<Checkout>,
     @InjectRepository(Store) private readonly stores: Repository<Store>,
     private readonly catalog: CatalogService,
-  ) {}
+  ) {
+    this.storeRows = new EntityRows(stores, 'store');
+  }
 
   save(checkout: Checkout): Promise<Checkout> {
     return this.checkouts.save(checkout);
@@ -126,9 +131,11 @@ export class CheckoutRepository {
     purchasable: PurchasableVariant | null,
   ): Promise<PurchaseTarget | null> {
     if (!purchasable) return null;
-    const store = await this.stores.findOneBy({
-      id: purchasable.variant.storeId,
-    });
+    const [store] = await this.storeRows.query(
+      `SELECT ${this.storeRows.select} FROM stores store WHERE store.id = $1`,
+      [purchasable.variant.storeId],
+      'stores.by-id',
+    );
     return store ? { ...purchasable, store } : null;
   }
 }

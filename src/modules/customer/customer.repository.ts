@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityRows } from '../../database/entity-rows';
 import { Principal } from '../../http/auth/principal';
 import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
@@ -35,6 +36,10 @@ export type CustomerChanges = Partial<
   >
 >;
 
+/** The customer of store $1, mode $2 and the address in `email` (any case), as the unique index matches it. */
+const byEmail = (email: string) => `customer.store_id = $1
+  AND customer.test_mode = $2 AND lower(customer.email) = lower(${email})`;
+
 /** True when `error` is the unique violation of the customer email index. */
 export function isDuplicateEmail(error: unknown): boolean {
   const e = error as {
@@ -53,10 +58,14 @@ export function isDuplicateEmail(error: unknown): boolean {
  */
 @Injectable()
 export class CustomerRepository {
+  private readonly customerRows: EntityRows<Customer>;
+
   constructor(
     @InjectRepository(Customer)
     private readonly customers: Repository<Customer>,
-  ) {}
+  ) {
+    this.customerRows = new EntityRows(customers, 'customer');
+  }
 
   private scoped(principal: Principal): SelectQueryBuilder<Customer> {
     return this.customers
@@ -142,20 +151,27 @@ export class CustomerRepository {
   }
 
   /**
-   * Race-safe find-or-create inside the caller's transaction: concurrent
-   * purchases by one address wait on the unique index and then find the
-   * winner's row (READ COMMITTED gives the SELECT a fresh snapshot).
+   * Race-safe find-or-create inside the caller's transaction, in one
+   * statement when nothing races: the insert, or else the existing row. A
+   * purchase by the same address committing meanwhile makes the insert wait
+   * and skip, while the statement's snapshot still misses that row; the
+   * second read then finds it (READ COMMITTED: a fresh snapshot).
    */
   async insertOrFind(
     manager: EntityManager,
     row: CustomerRow,
-  ): Promise<{ customer: Customer; created: boolean }> {
-    const inserted: { id: number }[] = await manager.query(
-      `INSERT INTO customers
-         (store_id, test_mode, name, email, status, city, region, country, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (store_id, test_mode, lower(email)) DO NOTHING
-       RETURNING id`,
+  ): Promise<Customer> {
+    const [customer] = await this.customerRows.query(
+      `WITH inserted AS (
+         INSERT INTO customers AS customer
+           (store_id, test_mode, name, email, status, city, region, country, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (store_id, test_mode, lower(email)) DO NOTHING
+         RETURNING ${this.customerRows.select})
+       SELECT * FROM inserted
+       UNION ALL
+       SELECT ${this.customerRows.select} FROM customers customer
+        WHERE ${byEmail('$4')} AND NOT EXISTS (SELECT 1 FROM inserted)`,
       [
         row.storeId,
         row.testMode,
@@ -168,24 +184,18 @@ export class CustomerRepository {
         row.createdAt,
         row.updatedAt,
       ],
+      'customers.insert-or-find',
+      manager,
     );
-    const repository = manager.getRepository(Customer);
-    if (inserted.length > 0) {
-      return {
-        customer: await repository.findOneByOrFail({ id: inserted[0].id }),
-        created: true,
-      };
-    }
-    const existing = await repository
-      .createQueryBuilder('customer')
-      .where('customer.store_id = :storeId', { storeId: row.storeId })
-      .andWhere('customer.test_mode = :testMode', { testMode: row.testMode })
-      .andWhere('lower(customer.email) = lower(:email)', { email: row.email })
-      .getOne();
-    if (!existing) {
-      // Only possible if the conflicting row was deleted in between; retrying is the caller's choice.
-      throw new Error('Customer vanished between insert and select');
-    }
-    return { customer: existing, created: false };
+    if (customer) return customer;
+    const [existing] = await this.customerRows.query(
+      `SELECT ${this.customerRows.select} FROM customers customer WHERE ${byEmail('$3')}`,
+      [row.storeId, row.testMode, row.email],
+      'customers.by-email',
+      manager,
+    );
+    // Only missing if the conflicting row was deleted in between; retrying is the caller's choice.
+    if (!existing) throw new Error('Customer vanished between insert and select');
+    return existing;
   }
 }

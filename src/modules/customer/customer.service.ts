@@ -247,7 +247,7 @@ export class CustomerService {
     input: PurchaseCustomer,
   ): Promise<Customer> {
     const now = this.clock.now();
-    const { customer } = await this.customers.insertOrFind(manager, {
+    return this.customers.insertOrFind(manager, {
       storeId: input.storeId,
       testMode: input.testMode,
       name: requiredText('name', input.name),
@@ -259,7 +259,6 @@ export class CustomerService {
       createdAt: now,
       updatedAt: now,
     });
-    return customer;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityRows } from '../../database/entity-rows';
 import { listPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
@@ -47,12 +48,16 @@ function scoped<T extends object>(
 /** Every query for license keys and their instances; no rules. */
 @Injectable()
 export class LicenseKeyRepository {
+  private readonly keyRows: EntityRows<LicenseKey>;
+
   constructor(
     @InjectRepository(LicenseKey)
     private readonly keys: Repository<LicenseKey>,
     @InjectRepository(LicenseKeyInstance)
     private readonly instances: Repository<LicenseKeyInstance>,
-  ) {}
+  ) {
+    this.keyRows = new EntityRows(keys, 'lk');
+  }
 
   findKeysPage(
     scope: Scope,
@@ -113,8 +118,13 @@ export class LicenseKeyRepository {
   }
 
   /** The key with this value, in any store and mode (the License API has no caller identity). */
-  findByKey(key: string): Promise<LicenseKey | null> {
-    return this.keys.findOneBy({ key });
+  async findByKey(key: string): Promise<LicenseKey | null> {
+    const [found] = await this.keyRows.query(
+      `SELECT ${this.keyRows.select} FROM license_keys lk WHERE lk.key = $1`,
+      [key],
+      'license-keys.by-key',
+    );
+    return found ?? null;
   }
 
   /**

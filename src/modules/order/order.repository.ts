@@ -3,7 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
 import { EntityRows } from '../../database/entity-rows';
-import { matchIds, poolQuery } from '../../database/pool-query';
+import {
+  matchIds,
+  poolQuery,
+  transactionQuery,
+} from '../../database/pool-query';
 import { listPage, listPageSql } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
@@ -75,7 +79,8 @@ export class OrderRepository {
     manager: EntityManager,
     order: Pick<Order, 'id' | 'storeId' | 'testMode'>,
   ): Promise<number> {
-    const [rows] = (await manager.query(
+    const rows = await transactionQuery<{ order_number: number }>(
+      manager,
       `WITH counter AS (
          INSERT INTO store_order_counters AS c
            (store_id, last_order_number, test_order_count, live_order_count)
@@ -89,7 +94,8 @@ export class OrderRepository {
          FROM counter WHERE o.id = $4
        RETURNING o.order_number`,
       [order.storeId, order.testMode ? 1 : 0, order.testMode ? 0 : 1, order.id],
-    )) as [{ order_number: number }[], number];
+      'orders.assign-number',
+    );
     return rows[0].order_number;
   }
 
@@ -135,17 +141,20 @@ export class OrderRepository {
     return ids;
   }
 
-  insertOrder(manager: EntityManager, fields: Partial<Order>): Promise<Order> {
-    const repository = manager.getRepository(Order);
-    return repository.save(repository.create(fields));
+  async insertOrder(
+    manager: EntityManager,
+    fields: Partial<Order>,
+  ): Promise<Order> {
+    const [order] = await this.orderRows.insert(manager, [fields]);
+    return order;
   }
 
-  insertItem(
+  /** The order's items in one statement, in the given order. */
+  insertItems(
     manager: EntityManager,
-    fields: Partial<OrderItem>,
-  ): Promise<OrderItem> {
-    const repository = manager.getRepository(OrderItem);
-    return repository.save(repository.create(fields));
+    rows: Partial<OrderItem>[],
+  ): Promise<OrderItem[]> {
+    return this.itemRows.insert(manager, rows);
   }
 
   saveOrder(manager: EntityManager, order: Order): Promise<Order> {

@@ -72,19 +72,17 @@ export class OrderService {
       createdAt: now,
       updatedAt: now,
     });
-    const saved: OrderItem[] = [];
-    for (const item of items) {
-      saved.push(
-        await this.orders.insertItem(manager, {
-          ...item,
-          orderId: order.id,
-          storeId: order.storeId,
-          testMode: order.testMode,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
-    }
+    const saved = await this.orders.insertItems(
+      manager,
+      items.map((item) => ({
+        ...item,
+        orderId: order.id,
+        storeId: order.storeId,
+        testMode: order.testMode,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
     return {
       order: Object.assign(order, { firstItem: saved[0] ?? null }),
       items: saved,

@@ -7,6 +7,7 @@ import {
   TransactionCommitEvent,
   TransactionRollbackEvent,
 } from 'typeorm';
+import { transactionQuery } from '../../database/pool-query';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { ResourceRenderer } from '../../http/json-api/resource';
 import { WebhookEventName } from './webhook-events';
@@ -51,7 +52,8 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
     event: OutboxEvent<T>,
   ): Promise<void> {
     const data = this.jsonApi.resourceObject(event.resource, event.record);
-    await manager.query(
+    await transactionQuery(
+      manager,
       `INSERT INTO webhook_events (name, store_id, test_mode, data, custom_data)
        VALUES ($1, $2, $3, $4, $5)`,
       [
@@ -61,6 +63,7 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
         JSON.stringify(data),
         event.customData ? JSON.stringify(event.customData) : null,
       ],
+      'webhook-events.insert',
     );
     const runner = manager.queryRunner;
     if (runner?.isTransactionActive) this.pending.add(runner);
