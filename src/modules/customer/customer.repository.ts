@@ -195,7 +195,8 @@ export class CustomerRepository {
       manager,
     );
     // Only missing if the conflicting row was deleted in between; retrying is the caller's choice.
-    if (!existing) throw new Error('Customer vanished between insert and select');
+    if (!existing)
+      throw new Error('Customer vanished between insert and select');
     return existing;
   }
 }
