@@ -161,7 +161,7 @@ export interface AppConfig {
     url: string | null;
     poolSize: number;
     /**
-     * Hot reads keep their statements prepared per connection (never on the
+     * Hot statements stay prepared per connection (never on the
      * embedded database). Off for a pooler that cannot track them, such as
      * PgBouncer before 1.21 in transaction mode.
      */
