@@ -1,5 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
-import { DataSource, EntityManager } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  QueryRunnerAlreadyReleasedError,
+} from 'typeorm';
 
 /** Data sources whose connections keep named statements prepared. */
 const preparing = new WeakSet<DataSource>();
@@ -45,8 +49,8 @@ export async function poolQuery<T>(
  * A statement on the connection of the transaction `manager` belongs to (as
  * `Transactions.run` hands it out), for the hot writes: with a `name` it is
  * prepared once per connection, as in `poolQuery`. Rows come back as the
- * driver returns them, for SELECT, INSERT and UPDATE alike. Without a
- * transaction it runs on the pool in autocommit.
+ * driver returns them, for SELECT, INSERT and UPDATE alike. A manager
+ * outside any transaction runs it on the pool in autocommit.
  */
 export async function transactionQuery<T>(
   manager: EntityManager,
@@ -55,8 +59,10 @@ export async function transactionQuery<T>(
   name?: string,
 ): Promise<T[]> {
   const runner = manager.queryRunner;
-  if (!runner || runner.isReleased)
-    return poolQuery<T>(manager.connection, sql, parameters, name);
+  if (!runner) return poolQuery<T>(manager.connection, sql, parameters, name);
+  // A lost connection releases the runner, and its transaction is gone: the
+  // rest of it must fail, never run elsewhere and commit piecemeal.
+  if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
   if (name !== undefined && preparing.has(manager.connection)) {
     const client = (await runner.connect()) as PoolClient;
     const result = await client.query({ name, text: sql, values: parameters });

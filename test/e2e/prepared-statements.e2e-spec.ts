@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { poolQuery } from '../../src/database/pool-query';
+import { DataSource, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { poolQuery, transactionQuery } from '../../src/database/pool-query';
 import { buy, buyNowUrl } from '../support/commerce';
 import { createMerchant, createPricedProduct } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -82,6 +82,39 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
     expect(
       names.filter((name) => /^order(s|_items)\.insert-\d+$/.test(name)),
     ).toHaveLength(2);
+  });
+
+  it('fails the rest of a transaction whose connection was lost; none of it runs on another connection', async () => {
+    t = await startTestApp();
+    const dataSource = t.app.get(DataSource);
+    await dataSource.query(`CREATE TABLE lost_transaction_probe (n integer)`);
+    const attempt = dataSource.transaction(async (manager) => {
+      const [{ pid }] = await transactionQuery<{ pid: number }>(
+        manager,
+        `SELECT pg_backend_pid() AS pid`,
+        [],
+        'probe.pid',
+      );
+      await poolQuery(dataSource, `SELECT pg_terminate_backend($1)`, [pid]);
+      // The driver notices the closed connection and releases the runner.
+      const deadline = Date.now() + 5000;
+      while (!manager.queryRunner!.isReleased && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(manager.queryRunner!.isReleased).toBe(true);
+      await transactionQuery(
+        manager,
+        `INSERT INTO lost_transaction_probe (n) VALUES (1)`,
+        [],
+        'probe.insert',
+      );
+    });
+    await expect(attempt).rejects.toThrow(QueryRunnerAlreadyReleasedError);
+    const rows = await poolQuery(
+      dataSource,
+      `SELECT n FROM lost_transaction_probe`,
+      [],
+    );
+    expect(rows).toEqual([]);
   });
 
   it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {
