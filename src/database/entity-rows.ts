@@ -4,7 +4,6 @@ import {
   Repository,
   ValueTransformer,
 } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { poolQuery, transactionQuery } from './pool-query';
 
 /** Statement names of the INSERT texts built so far, one per distinct text. */
@@ -38,7 +37,6 @@ export class EntityRows<T extends ObjectLiteral> {
   readonly select: string;
   private readonly transforms: ReadTransform[];
   private readonly entity: new () => T;
-  private readonly columns: ColumnMetadata[];
 
   constructor(
     private readonly repository: Repository<T>,
@@ -48,7 +46,6 @@ export class EntityRows<T extends ObjectLiteral> {
     if (typeof target !== 'function' || columns.some((c) => c.embeddedMetadata))
       throw new Error('EntityRows reads flat entity classes only');
     this.entity = target as new () => T;
-    this.columns = columns;
     this.select = columns
       .map((c) => `${alias}.${c.databaseName} AS "${c.propertyName}"`)
       .join(', ');
@@ -89,12 +86,14 @@ export class EntityRows<T extends ObjectLiteral> {
    * returns them as stored (generated ids, defaults). Every row must set the
    * same properties; columns left undefined take their defaults. Values go
    * through the driver's conversion and the columns' transformers, as with
-   * `save()`. The statement is prepared, named after its text.
+   * `save()`. The statement is prepared, named after its text: each row
+   * count is a statement of its own, so this is for a few rows at a time.
    */
   async insert(manager: EntityManager, rows: Partial<T>[]): Promise<T[]> {
     if (rows.length === 0) return [];
     const { driver } = this.repository.manager.connection;
-    const columns = this.columns.filter(
+    const { tableName, columns: all } = this.repository.metadata;
+    const columns = all.filter(
       (column) => rows[0][column.propertyName] !== undefined,
     );
     const values: unknown[] = [];
@@ -107,7 +106,6 @@ export class EntityRows<T extends ObjectLiteral> {
       });
       return `(${placeholders.join(', ')})`;
     });
-    const { tableName } = this.repository.metadata;
     const sql = `INSERT INTO ${tableName} AS ${this.alias} (${columns
       .map((column) => `"${column.databaseName}"`)
       .join(', ')}) VALUES ${tuples.join(', ')} RETURNING ${this.select}`;
