@@ -134,7 +134,7 @@ const environmentSchema = z.object({
     parseDurationList(DEFAULT_WEBHOOK_RETRY_DELAYS),
   ),
   WEBHOOK_RELAY_INTERVAL_MS: positiveInt.default(5000),
-  WEBHOOK_CONCURRENCY: positiveInt.default(50),
+  WEBHOOK_CONCURRENCY: positiveInt.default(100),
   WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
 });
 

@@ -902,7 +902,7 @@ describe('webhooks', () => {
       );
       await db.query(
         `INSERT INTO webhook_deliveries (event_id, webhook_id, status, next_attempt_at)
-         VALUES ($1, $2, $3, now() + interval '1 day')`,
+         VALUES ($1, $2, $3, CASE WHEN $3 = 'pending' THEN now() + interval '1 day' END)`,
         [event.id, webhook.id, status],
       );
       return event.id;

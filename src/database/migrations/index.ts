@@ -8,6 +8,7 @@ import { Licensing1763950000000 } from './1763950000000-licensing';
 import { Billing1763960000000 } from './1763960000000-billing';
 import { SubscriptionInvoiceLines1763970000000 } from './1763970000000-subscription-invoice-lines';
 import { OrderNumbering1763980000000 } from './1763980000000-order-numbering';
+import { WebhookDueIndex1763990000000 } from './1763990000000-webhook-due-index';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   Billing1763960000000,
   SubscriptionInvoiceLines1763970000000,
   OrderNumbering1763980000000,
+  WebhookDueIndex1763990000000,
 ];

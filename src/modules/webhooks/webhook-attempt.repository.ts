@@ -66,7 +66,7 @@ export class WebhookAttemptRepository {
           WHERE d.status = 'pending'
             AND (d.claimed_until IS NULL OR d.claimed_until < now())
           ORDER BY d.id
-            FOR UPDATE OF d),
+            FOR NO KEY UPDATE OF d),
        claimed AS (
          UPDATE webhook_deliveries d
             SET claimed_until = now() + $3 * interval '1 millisecond'
@@ -116,6 +116,9 @@ export class WebhookAttemptRepository {
    * input order: false where the attempt was recorded already (a duplicate
    * worker lost the race); nothing is written for it then. Deliveries, then
    * webhooks, are locked in id order, so concurrent batches never deadlock.
+   * The locks are NO KEY UPDATE, as the updates' own: FOR UPDATE would also
+   * wait for every open transaction holding the key share that a new row
+   * referencing the webhook takes (the relay's, while it inserts deliveries).
    */
   async finishMany(
     finished: { id: string; outcome: AttemptOutcome }[],
@@ -133,7 +136,7 @@ export class WebhookAttemptRepository {
          SELECT d.id FROM webhook_deliveries d
            JOIN input i ON d.id = i.id AND d.attempts = i.attempt - 1
           ORDER BY d.id
-            FOR UPDATE OF d),
+            FOR NO KEY UPDATE OF d),
        updated AS (
          UPDATE webhook_deliveries d
             SET attempts = i.attempt, status = i.status,
@@ -162,7 +165,7 @@ export class WebhookAttemptRepository {
        hooks AS (
          SELECT w.id FROM webhooks w JOIN sent s ON s.webhook_id = w.id
           ORDER BY w.id
-            FOR UPDATE OF w),
+            FOR NO KEY UPDATE OF w),
        marked AS (
          UPDATE webhooks w SET last_sent_at = s.sent_at
            FROM sent s

@@ -96,7 +96,7 @@ export class WebhookDeliveryRepository {
       const events: { id: string }[] = await manager.query(
         `SELECT id::text AS id FROM webhook_events
           WHERE relayed_at IS NULL ORDER BY id LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
+          FOR NO KEY UPDATE SKIP LOCKED`,
         [limit],
       );
       if (events.length === 0) return { ids: [], events: 0 };
