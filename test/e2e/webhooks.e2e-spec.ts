@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import {
@@ -16,6 +17,7 @@ import { Transactions } from '../../src/database/transactions';
 import { StoreSerializer } from '../../src/modules/store/store.serializer';
 import { StoreService } from '../../src/modules/store/store.service';
 import { Outbox } from '../../src/modules/webhooks/outbox';
+import { WebhookAttemptRepository } from '../../src/modules/webhooks/webhook-attempt.repository';
 import { WebhookRepository } from '../../src/modules/webhooks/webhook.repository';
 import { WebhookService } from '../../src/modules/webhooks/webhook.service';
 import { WebhookRelayService } from '../../src/modules/webhooks/webhook-relay.service';
@@ -853,6 +855,70 @@ describe('webhooks', () => {
       ).expect(200);
       expect(log.body.meta.page.total).toBe(30);
     });
+
+    // Only a database server runs transactions side by side (PGlite is one session).
+    (process.env.DATABASE_URL ? it : it.skip)(
+      "records an attempt while a relay's insert for the same webhook is still open",
+      async () => {
+        const hookId = (
+          await newWebhook({
+            url: receiver.url('/locks'),
+            events: ['license_key_updated'],
+            secret: 'locks-secret',
+          }).expect(201)
+        ).body.data.id as string;
+        // Two events the webhook is not subscribed to, so the relay makes
+        // no deliveries of them for it.
+        await recordEvent('subscription_expired');
+        await recordEvent('subscription_expired');
+        const db = t.app.get(DataSource);
+        const events: { id: string }[] = await db.query(
+          `SELECT id::text AS id FROM webhook_events
+            WHERE name = 'subscription_expired' ORDER BY id DESC LIMIT 2`,
+        );
+        expect(events).toHaveLength(2);
+        // Not due for an hour, so the worker leaves both deliveries alone.
+        const insertDelivery = `INSERT INTO webhook_deliveries (event_id, webhook_id, next_attempt_at)
+          VALUES ($1, $2, now() + interval '1 hour') RETURNING id::text AS id`;
+        const [delivery]: { id: string }[] = await db.query(insertDelivery, [
+          events[0].id,
+          hookId,
+        ]);
+        // A relay in progress: its new delivery holds a key share on the
+        // webhook until it commits.
+        const relay = new Client({ connectionString: t.config.database.url! });
+        await relay.connect();
+        try {
+          await relay.query('BEGIN');
+          await relay.query(insertDelivery, [events[1].id, hookId]);
+          const now = new Date();
+          const recorded = worker.context
+            .get(WebhookAttemptRepository)
+            .finishMany([
+              {
+                id: delivery.id,
+                outcome: {
+                  attempt: 1,
+                  status: 'succeeded',
+                  responseCode: 200,
+                  error: null,
+                  durationMs: 5,
+                  startedAt: now,
+                  finishedAt: now,
+                  nextAttemptAt: null,
+                },
+              },
+            ]);
+          const blocked = new Promise<'blocked'>((resolve) =>
+            setTimeout(() => resolve('blocked'), 3000),
+          );
+          expect(await Promise.race([recorded, blocked])).toEqual([true]);
+        } finally {
+          await relay.query('ROLLBACK').catch(() => undefined);
+          await relay.end();
+        }
+      },
+    );
   });
 
   describe('sweeper', () => {
