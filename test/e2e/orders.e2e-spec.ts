@@ -77,10 +77,10 @@ describe('orders, order items and refunds', () => {
   const events = async (name: string) =>
     (
       await db.query(
-        `SELECT data FROM webhook_events WHERE name = $1 ORDER BY id`,
+        `SELECT data, data::text AS text FROM webhook_events WHERE name = $1 ORDER BY id`,
         [name],
       )
-    ).rows as { data: { id: string } }[];
+    ).rows as { data: { id: string }; text: string }[];
 
   it('buys through buy_now_url and shows the order with all 38 attributes', async () => {
     expect(buyUrl).toMatch(/\/checkout\/buy\/[0-9a-f-]{36}$/);
@@ -189,6 +189,9 @@ describe('orders, order items and refunds', () => {
       .expect(403);
     const created = await events('order_created');
     expect(created.map((e) => e.data.id)).toEqual([order.id]);
+    // The event is written by the statement that draws the number: its
+    // payload is the order as shown, number included, key order too.
+    expect(created[0].text).toBe(JSON.stringify(shown.body.data));
     // The order is another merchant's: not found, as a missing one.
     await get(`/v1/orders/${order.id}`, other.testKey).expect(404);
     await get(`/v1/orders/${order.id}`, merchant.liveKey).expect(404);
@@ -334,6 +337,17 @@ describe('orders, order items and refunds', () => {
       .map((r) => (r.body.data as OrderResource).attributes.order_number)
       .sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    // Each order_created carries the number its order got.
+    const announced = new Map(
+      (await events('order_created')).map((e) => [
+        e.data.id,
+        (e.data as OrderResource).attributes.order_number,
+      ]),
+    );
+    for (const response of responses) {
+      const order = response.body.data as OrderResource;
+      expect(announced.get(order.id)).toBe(order.attributes.order_number);
+    }
     const customers = await get(
       `/v1/customers?filter[store_id]=${rush}&page[size]=100`,
     ).expect(200);

@@ -272,10 +272,10 @@ export class PurchaseService {
       if (quote.discount)
         await this.discounts.redeem(manager, quote.discount, order, now);
       // Numbering holds the store's order-number lock until the commit, so
-      // it comes as late as it can: after every write but the events, which
-      // carry the number (order_created goes out before the extensions' events).
-      await this.orders.assignNumber(manager, order);
-      await this.orders.recordCreated(manager, order);
+      // it comes as late as it can, in the statement that records
+      // order_created (which carries the number and goes out before the
+      // extensions' events).
+      await this.orders.assignNumberAndRecordCreated(manager, order);
       await this.extensions.run({
         manager,
         now,

@@ -11,6 +11,7 @@ import {
 import { listPage, listPageSql } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
+import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
 import { SALE_STATUSES } from './order-status';
 import { Order } from './order.entity';
@@ -79,9 +80,24 @@ export class OrderRepository {
     manager: EntityManager,
     order: Pick<Order, 'id' | 'storeId' | 'testMode'>,
   ): Promise<number> {
+    const numbering = this.numbering(order);
     const rows = await transactionQuery<{ order_number: number }>(
       manager,
-      `WITH counter AS (
+      `WITH ${numbering.ctes} SELECT order_number FROM numbered`,
+      numbering.parameters,
+      'orders.assign-number',
+    );
+    return rows[0].order_number;
+  }
+
+  /**
+   * `assignOrderNumber` as CTEs, for a statement that also records the
+   * event carrying the number (`Outbox.recordWith`): `numbered` returns the
+   * order's `order_number`.
+   */
+  numbering(order: Pick<Order, 'id' | 'storeId' | 'testMode'>): OutboxWrite {
+    return {
+      ctes: `counter AS (
          INSERT INTO store_order_counters AS c
            (store_id, last_order_number, test_order_count, live_order_count)
          VALUES ($1, 1, $2, $3)
@@ -89,14 +105,20 @@ export class OrderRepository {
            last_order_number = c.last_order_number + 1,
            test_order_count = c.test_order_count + $2,
            live_order_count = c.live_order_count + $3
-         RETURNING c.last_order_number)
-       UPDATE orders o SET order_number = counter.last_order_number
-         FROM counter WHERE o.id = $4
-       RETURNING o.order_number`,
-      [order.storeId, order.testMode ? 1 : 0, order.testMode ? 0 : 1, order.id],
-      'orders.assign-number',
-    );
-    return rows[0].order_number;
+         RETURNING c.last_order_number),
+       numbered AS (
+         UPDATE orders o SET order_number = counter.last_order_number
+           FROM counter WHERE o.id = $4
+         RETURNING o.order_number)`,
+      parameters: [
+        order.storeId,
+        order.testMode ? 1 : 0,
+        order.testMode ? 0 : 1,
+        order.id,
+      ],
+      from: 'numbered',
+      column: 'order_number',
+    };
   }
 
   /** Reserves consecutive order numbers for orders in each mode; returns the first. */

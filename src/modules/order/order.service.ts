@@ -100,6 +100,34 @@ export class OrderService {
   }
 
   /**
+   * `assignNumber` for a paid order, with its `order_created` event recorded
+   * in the same statement: one round trip under the store's lock, not two.
+   */
+  async assignNumberAndRecordCreated(
+    manager: EntityManager,
+    order: OrderView,
+  ): Promise<void> {
+    const numbered = await this.outbox.recordWith<
+      OrderView,
+      { order_number: number }
+    >(
+      manager,
+      {
+        name: 'order_created',
+        storeId: order.storeId,
+        testMode: order.testMode,
+        resource: this.renderer,
+        record: order,
+        customData: order.customData,
+      },
+      'order_number',
+      this.orders.numbering(order),
+      'orders.assign-number-and-record-created',
+    );
+    order.orderNumber = numbered.order_number;
+  }
+
+  /**
    * Imports historical orders (one item each) in the caller's transaction:
    * numbers reserved in one step, rows written with multi-row INSERTs. No
    * events are recorded: an import is history, not a sale to announce. Used
@@ -146,18 +174,6 @@ export class OrderService {
       })),
     );
     return orderIds;
-  }
-
-  /** Records `order_created` in the purchase transaction. */
-  recordCreated(manager: EntityManager, order: OrderView): Promise<void> {
-    return this.outbox.record(manager, {
-      name: 'order_created',
-      storeId: order.storeId,
-      testMode: order.testMode,
-      resource: this.renderer,
-      record: order,
-      customData: order.customData,
-    });
   }
 
   receiptUrl(order: Pick<Order, 'identifier'>): string {

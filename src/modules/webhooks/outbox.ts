@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import {
   DataSource,
@@ -23,6 +24,17 @@ export interface OutboxEvent<T> {
   record: T;
   /** The checkout's `checkout_data.custom`, for order, subscription and license-key events. */
   customData?: Record<string, unknown> | null;
+}
+
+/** Data-modifying CTEs an event is recorded with (see `Outbox.recordWith`). */
+export interface OutboxWrite {
+  /** `name AS (…)`, comma-separated, with parameters $1…$n. */
+  ctes: string;
+  parameters: unknown[];
+  /** The CTE whose one returned row the event is recorded for. */
+  from: string;
+  /** That row's column whose value the event's attribute takes. */
+  column: string;
 }
 
 /**
@@ -65,6 +77,77 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
       ],
       'webhook-events.insert',
     );
+    this.recorded(manager);
+  }
+
+  /**
+   * Records `event` in the statement that makes the change it reports, when
+   * one of its attributes is a value only that statement gives: an order's
+   * number, drawn under the store's order-number lock. The lock is held
+   * until the commit, so one round trip instead of two raises how many
+   * purchases a store completes per second.
+   *
+   * `write.ctes` (data-modifying CTEs using $1…$n) run first; the event's
+   * `attribute` takes `write.column` of the one row the CTE `write.from`
+   * returns, and that row is what this resolves to. `name` prepares the
+   * statement, as for `transactionQuery`.
+   */
+  async recordWith<T, Row>(
+    manager: EntityManager,
+    event: OutboxEvent<T>,
+    attribute: string,
+    write: OutboxWrite,
+    name: string,
+  ): Promise<Row> {
+    const [before, after] = this.renderAround(event, attribute);
+    const n = write.parameters.length;
+    const rows = await transactionQuery<Row>(
+      manager,
+      `WITH ${write.ctes},
+       event AS (
+         INSERT INTO webhook_events (name, store_id, test_mode, data, custom_data)
+         SELECT $${n + 1}, $${n + 2}, $${n + 3},
+                ($${n + 4}::text || ${write.from}.${write.column} || $${n + 5}::text)::json,
+                $${n + 6}::json
+           FROM ${write.from})
+       SELECT * FROM ${write.from}`,
+      [
+        ...write.parameters,
+        event.name,
+        event.storeId,
+        event.testMode,
+        before,
+        after,
+        event.customData ? JSON.stringify(event.customData) : null,
+      ],
+      name,
+    );
+    if (rows.length !== 1)
+      throw new Error(`${name}: expected one row, got ${rows.length}`);
+    this.recorded(manager);
+    return rows[0];
+  }
+
+  /**
+   * The event's JSON text before and after the value of `attribute`, so
+   * that SQL can put the value in between. A random placeholder marks the
+   * spot: no other text in the payload can equal it.
+   */
+  private renderAround<T>(
+    event: OutboxEvent<T>,
+    attribute: string,
+  ): [string, string] {
+    const data = this.jsonApi.resourceObject(event.resource, event.record);
+    if (!(attribute in data.attributes))
+      throw new Error(`${data.type} has no attribute ${attribute}`);
+    const placeholder = randomUUID();
+    data.attributes[attribute] = placeholder;
+    const parts = JSON.stringify(data).split(JSON.stringify(placeholder));
+    return [parts[0], parts[1]];
+  }
+
+  /** The relay is nudged once the event is visible: after the commit, if any. */
+  private recorded(manager: EntityManager) {
     const runner = manager.queryRunner;
     if (runner?.isTransactionActive) this.pending.add(runner);
     else this.relay.nudge();
