@@ -18,9 +18,9 @@ const NUDGE_EVERY_MS = 20;
  * never loses it.
  *
  * One relay run takes every event committed before it, so nudges are
- * throttled to one job per NUDGE_EVERY_MS per process: under 150 purchases
- * a second a job per commit cost the worker and Redis more CPU than the
- * relaying itself, for no event delivered sooner than 20 ms later.
+ * throttled to one job per NUDGE_EVERY_MS per process (a nudge waits at most
+ * that long): at 150 purchases a second, a job per commit cost the worker
+ * and Redis more CPU than the relaying itself.
  */
 @Injectable()
 export class WebhookRelayNudge implements OnModuleDestroy {
