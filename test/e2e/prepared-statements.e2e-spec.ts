@@ -69,8 +69,7 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
         'prices.current-of-product',
         'stores.by-id',
         'customers.insert-or-find',
-        'orders.assign-number',
-        'webhook-events.insert',
+        'orders.assign-number-and-record-created',
         // The reads.
         'orders.first-items-one',
         'orders.visible-one',
