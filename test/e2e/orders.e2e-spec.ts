@@ -382,6 +382,48 @@ describe('orders, order items and refunds', () => {
     expect(filtered.body.meta.page.total).toBe(8);
   });
 
+  it("pages the orders of all of a merchant's stores as one list, in every sort", async () => {
+    // Both stores have orders by now (the 50 parallel ones in the second);
+    // each store's rows are read in its own index order and merged.
+    await buy(t.baseUrl, buyUrl).expect(201);
+    const storeIds = merchant.stores.map((store) => store.id);
+    const sorts: [string, string][] = [
+      ['', 'created_at DESC, id DESC'],
+      ['created_at', 'created_at ASC, id ASC'],
+      ['-total', 'total DESC, id DESC'],
+      ['order_number', 'order_number ASC, id ASC'],
+      ['-updated_at', 'updated_at DESC, id DESC'],
+    ];
+    for (const [sort, orderBy] of sorts) {
+      const expected = (
+        await db.query(
+          `SELECT id FROM orders
+            WHERE store_id = ANY($1) AND test_mode ORDER BY ${orderBy}`,
+          [storeIds],
+        )
+      ).rows.map((row: { id: number }) => String(row.id));
+      expect(expected.length).toBeGreaterThan(50);
+      const seen: string[] = [];
+      for (let page = 1; ; page++) {
+        const response = await get(
+          `/v1/orders?page[size]=7&page[number]=${page}${sort ? `&sort=${sort}` : ''}`,
+        ).expect(200);
+        expect(response.body.meta.page.total).toBe(expected.length);
+        const ids = response.body.data.map((o: OrderResource) => o.id);
+        if (ids.length === 0) break;
+        seen.push(...ids);
+      }
+      expect(seen).toEqual(expected);
+    }
+    // Filters apply inside each store; another merchant sees none of it.
+    const byEmail = await get(
+      '/v1/orders?filter[user_email]=rush-3@example.com',
+    ).expect(200);
+    expect(byEmail.body.data).toHaveLength(7);
+    const outsider = await get('/v1/orders', other.testKey).expect(200);
+    expect(outsider.body.data).toEqual([]);
+  });
+
   it('refuses to commit an order that was not numbered', async () => {
     // Purchases write the order first and number it just before the commit;
     // a deferred constraint makes a forgotten number fail the commit.

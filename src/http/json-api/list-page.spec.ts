@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { applyListPage, listPage, listPageSql } from './list-page';
+import { applyListPage, listPage, storeScopedPageSql } from './list-page';
 import { ListQuery, SortKey } from './list-query';
 
 // Builds SQL only: the data source is never connected.
@@ -63,18 +63,27 @@ describe('applyListPage', () => {
   });
 });
 
-describe('listPageSql', () => {
-  it('orders and pages hand-written SQL as applyListPage orders the builder', () => {
+describe('storeScopedPageSql', () => {
+  it('orders and pages each store, then the merge, as applyListPage orders the builder', () => {
     const sorted = query([{ field: 'created_at', descending: true }], 3, 25);
-    expect(listPageSql('s', SORTS, sorted)).toBe(
-      'ORDER BY s.created_at DESC, s.id DESC LIMIT 25 OFFSET 50',
+    const text = storeScopedPageSql({
+      select: 's.id',
+      table: 'sales',
+      alias: 's',
+      userIdParameter: '$1',
+      where: 's.test_mode = $2',
+      sortColumns: SORTS,
+      query: sorted,
+    }).replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'WHERE s.store_id = page_store.id AND s.test_mode = $2 ORDER BY s.created_at DESC, s.id DESC LIMIT 75 )',
+    );
+    expect(text).toMatch(
+      /WHERE page_store\.user_id = \$1 ORDER BY s\.created_at DESC, s\.id DESC LIMIT 25 OFFSET 50$/,
     );
     expect(sql(sorted)).toContain(
       'ORDER BY s.created_at DESC, s.id DESC LIMIT 25 OFFSET 50',
     );
-    expect(
-      listPageSql('s', SORTS, query([{ field: 'id', descending: false }])),
-    ).toBe('ORDER BY s.id ASC LIMIT 10 OFFSET 0');
   });
 });
 

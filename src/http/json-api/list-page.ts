@@ -41,19 +41,45 @@ export function applyListPage<T extends ObjectLiteral>(
     .limit(query.page.size);
 }
 
-/** The same for hand-written SQL: `ORDER BY … LIMIT … OFFSET …`. */
-export function listPageSql(
-  alias: string,
-  sortColumns: Record<string, string>,
-  query: ListQuery,
-): string {
+/**
+ * One page of `table` across a user's stores, for hand-written SQL.
+ *
+ * `store_id IN (the user's stores) ORDER BY …` makes PostgreSQL read and sort
+ * every row of those stores before it can return the first page: the
+ * `(store_id, test_mode, <sort>)` indexes keep rows in order within one store
+ * only (about 200 ms at a million orders, growing with them). Here each store
+ * gives its first offset + size rows, read in index order, and only those are
+ * merged and paged. Deep pages cost what they cost in one store.
+ *
+ * `where` is the condition on `alias` besides the store (mode, filters); the
+ * user's id is the parameter `userIdParameter` (e.g. `$1`).
+ */
+export function storeScopedPageSql(options: {
+  select: string;
+  table: string;
+  alias: string;
+  userIdParameter: string;
+  where: string;
+  sortColumns: Record<string, string>;
+  query: ListQuery;
+}): string {
+  const { select, table, alias, userIdParameter, where, sortColumns, query } =
+    options;
   const order = orderKeys(alias, sortColumns, query)
     .map(({ column, direction }) => `${column} ${direction}`)
     .join(', ');
   // Integers from the parser, so safe to inline.
   const size = Math.trunc(query.page.size);
   const offset = (Math.trunc(query.page.number) - 1) * size;
-  return `ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`;
+  return `SELECT ${select}
+    FROM stores page_store
+    CROSS JOIN LATERAL (
+      SELECT ${alias}.* FROM ${table} ${alias}
+       WHERE ${alias}.store_id = page_store.id AND ${where}
+       ORDER BY ${order} LIMIT ${offset + size}
+    ) ${alias}
+   WHERE page_store.user_id = ${userIdParameter}
+   ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`;
 }
 
 /** Sort columns for attributes stored in same-named columns of `alias`. */

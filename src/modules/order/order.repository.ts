@@ -8,7 +8,7 @@ import {
   poolQuery,
   transactionQuery,
 } from '../../database/pool-query';
-import { listPage, listPageSql } from '../../http/json-api/list-page';
+import { listPage, storeScopedPageSql } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import type { OutboxWrite } from '../webhooks/outbox';
@@ -226,12 +226,12 @@ export class OrderRepository {
     query: ListQuery,
   ): Promise<Page<OrderView>> {
     const params: unknown[] = [principal.userId, principal.testMode];
-    let where = VISIBLE_ORDERS;
+    let filters = '';
     for (const filter of ORDER_FILTERS) {
       const value = query.filters[filter];
       if (value === undefined) continue;
       params.push(value);
-      where += ` AND o.${filter} = $${params.length}`;
+      filters += ` AND o.${filter} = $${params.length}`;
     }
     const onlyStoreFilter = Object.keys(query.filters).every(
       (filter) => filter === 'store_id',
@@ -240,13 +240,21 @@ export class OrderRepository {
       ? this.countVisible(principal, query.filters.store_id)
       : poolQuery<{ total: number }>(
           this.orders.manager.connection,
-          `SELECT count(*)::int AS total FROM orders o WHERE ${where}`,
+          `SELECT count(*)::int AS total FROM orders o
+            WHERE ${VISIBLE_ORDERS}${filters}`,
           params,
         ).then((rows) => rows[0].total);
     const [orders, count] = await Promise.all([
       this.orderRows.query(
-        `SELECT ${this.orderRows.select} FROM orders o WHERE ${where}
-         ${listPageSql('o', ORDER_SORTS, query)}`,
+        storeScopedPageSql({
+          select: this.orderRows.select,
+          table: 'orders',
+          alias: 'o',
+          userIdParameter: '$1',
+          where: `o.test_mode = $2${filters}`,
+          sortColumns: ORDER_SORTS,
+          query,
+        }),
         params,
       ),
       total,
