@@ -76,7 +76,7 @@ describe('storeScopedPageSql', () => {
       query: sorted,
     }).replace(/\s+/g, ' ');
     expect(text).toContain(
-      'WHERE s.store_id = page_store.id AND s.test_mode = $2 ORDER BY s.created_at DESC, s.id DESC LIMIT 75 )',
+      'WHERE s.store_id = page_store.id AND s.test_mode = $2 ORDER BY s.created_at DESC, s.id DESC LIMIT 75) s',
     );
     expect(text).toMatch(
       /WHERE page_store\.user_id = \$1 ORDER BY s\.created_at DESC, s\.id DESC LIMIT 25 OFFSET 50$/,

@@ -41,8 +41,15 @@ export function applyListPage<T extends ObjectLiteral>(
     .limit(query.page.size);
 }
 
+/** A page's size and offset; integers from the parser, so safe to inline. */
+function pageBounds(query: ListQuery) {
+  const size = Math.trunc(query.page.size);
+  return { size, offset: (Math.trunc(query.page.number) - 1) * size };
+}
+
 /**
- * One page of `table` across a user's stores, for hand-written SQL.
+ * Merges per-store pages: `perStore` is a query over one store, the one in
+ * `page_store.id`, already ordered and limited to offset + size rows.
  *
  * `store_id IN (the user's stores) ORDER BY …` makes PostgreSQL read and sort
  * every row of those stores before it can return the first page: the
@@ -50,9 +57,27 @@ export function applyListPage<T extends ObjectLiteral>(
  * only (about 200 ms at a million orders, growing with them). Here each store
  * gives its first offset + size rows, read in index order, and only those are
  * merged and paged. Deep pages cost what they cost in one store.
- *
- * `where` is the condition on `alias` besides the store (mode, filters); the
- * user's id is the parameter `userIdParameter` (e.g. `$1`).
+ */
+function acrossStoresSql(options: {
+  select: string;
+  perStore: string;
+  alias: string;
+  userIdParameter: string;
+  order: string;
+  query: ListQuery;
+}): string {
+  const { size, offset } = pageBounds(options.query);
+  return `SELECT ${options.select}
+    FROM stores page_store
+    CROSS JOIN LATERAL (${options.perStore}) ${options.alias}
+   WHERE page_store.user_id = ${options.userIdParameter}
+   ORDER BY ${options.order} LIMIT ${size} OFFSET ${offset}`;
+}
+
+/**
+ * One page of `table` across a user's stores, for hand-written SQL (see
+ * `acrossStoresSql`). `where` is the condition on `alias` besides the store
+ * (mode, filters); the user's id is the parameter `userIdParameter` (`$1`).
  */
 export function storeScopedPageSql(options: {
   select: string;
@@ -63,23 +88,76 @@ export function storeScopedPageSql(options: {
   sortColumns: Record<string, string>;
   query: ListQuery;
 }): string {
-  const { select, table, alias, userIdParameter, where, sortColumns, query } =
-    options;
+  const { table, alias, where, sortColumns, query } = options;
   const order = orderKeys(alias, sortColumns, query)
     .map(({ column, direction }) => `${column} ${direction}`)
     .join(', ');
-  // Integers from the parser, so safe to inline.
-  const size = Math.trunc(query.page.size);
-  const offset = (Math.trunc(query.page.number) - 1) * size;
-  return `SELECT ${select}
-    FROM stores page_store
-    CROSS JOIN LATERAL (
-      SELECT ${alias}.* FROM ${table} ${alias}
+  const { size, offset } = pageBounds(query);
+  return acrossStoresSql({
+    ...options,
+    perStore: `SELECT ${alias}.* FROM ${table} ${alias}
        WHERE ${alias}.store_id = page_store.id AND ${where}
-       ORDER BY ${order} LIMIT ${offset + size}
-    ) ${alias}
-   WHERE page_store.user_id = ${userIdParameter}
-   ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`;
+       ORDER BY ${order} LIMIT ${offset + size}`,
+    order,
+  });
+}
+
+/**
+ * `listPage` for a builder over a table with store_id, scoped to the stores
+ * of user `userId`: the page's ids come from the per-store merge (see
+ * `acrossStoresSql`), then the builder loads those records; the total is the
+ * builder's count. For lists read outside any transaction (the ids are
+ * read through the data source's pool).
+ */
+export async function storeScopedListPage<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  sortColumns: Record<string, string>,
+  query: ListQuery,
+  userId: number,
+): Promise<Page<T>> {
+  const keys = orderKeys(alias, sortColumns, query);
+  const { size, offset } = pageBounds(query);
+  const perStore = builder
+    .clone()
+    .select(`${alias}.id`, 'page_id')
+    .andWhere(`${alias}.store_id = page_store.id`)
+    .orderBy()
+    .limit(offset + size);
+  // The id is selected once (TypeORM garbles a column selected twice).
+  const outerKeys = keys.map(({ column, direction }, i) => {
+    perStore.addOrderBy(column, direction);
+    if (column === `${alias}.id`) return `page.page_id ${direction}`;
+    perStore.addSelect(column, `page_key_${i}`);
+    return `page.page_key_${i} ${direction}`;
+  });
+  const [perStoreSql, parameters] = perStore.getQueryAndParameters();
+  const sql = acrossStoresSql({
+    select: 'page.page_id',
+    perStore: perStoreSql,
+    alias: 'page',
+    userIdParameter: `$${parameters.length + 1}`,
+    order: outerKeys.join(', '),
+    query,
+  });
+  const [rows, total] = await Promise.all([
+    builder.connection.query(sql, [...parameters, userId]) as Promise<
+      { page_id: number }[]
+    >,
+    builder.getCount(),
+  ]);
+  if (rows.length === 0) return { records: [], total };
+  const ids = rows.map((row) => row.page_id);
+  const records = await builder
+    .clone()
+    .andWhere(`${alias}.id IN (:...pageIds)`, { pageIds: ids })
+    .orderBy()
+    .getMany();
+  const position = new Map(ids.map((id, i) => [String(id), i]));
+  records.sort(
+    (a, b) => position.get(String(a.id))! - position.get(String(b.id))!,
+  );
+  return { records, total };
 }
 
 /** Sort columns for attributes stored in same-named columns of `alias`. */

@@ -1,6 +1,9 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
-import { listPage, sameNameColumns } from '../../http/json-api/list-page';
+import {
+  sameNameColumns,
+  storeScopedListPage,
+} from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 
@@ -42,17 +45,22 @@ export function applyFilters<T extends ObjectLiteral>(
   return builder;
 }
 
-/** Sorted by created_at or updated_at and paged (see `listPage`). */
+/**
+ * Sorted by created_at or updated_at and paged across the principal's stores
+ * (see `storeScopedListPage`).
+ */
 export function pageOf<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
   alias: string,
   query: ListQuery,
+  principal: Principal,
 ): Promise<Page<T>> {
-  return listPage(
+  return storeScopedListPage(
     builder,
     alias,
     sameNameColumns(alias, CREATED_UPDATED_SORTS),
     query,
+    principal.userId,
   );
 }
 

@@ -47,7 +47,7 @@ export class SubscriptionInvoiceRepository {
           : "invoice.status NOT IN ('refunded', 'partial_refund')",
       );
     }
-    return pageOf(builder, 'invoice', query);
+    return pageOf(builder, 'invoice', query, principal);
   }
 
   findByFilter(

@@ -42,7 +42,7 @@ export class SubscriptionRepository {
       principal,
     );
     applyFilters(builder, 'subscription', query.filters, {});
-    return pageOf(builder, 'subscription', query);
+    return pageOf(builder, 'subscription', query, principal);
   }
 
   findByFilter(
@@ -197,7 +197,7 @@ export class SubscriptionRepository {
       principal,
     );
     applyFilters(builder, 'item', query.filters, {});
-    return pageOf(builder, 'item', query);
+    return pageOf(builder, 'item', query, principal);
   }
 
   findItemsByFilter(

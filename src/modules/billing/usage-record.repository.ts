@@ -41,7 +41,7 @@ export class UsageRecordRepository {
       principal,
     );
     applyFilters(builder, 'usage', query.filters, {});
-    return pageOf(builder, 'usage', query);
+    return pageOf(builder, 'usage', query, principal);
   }
 
   findByFilter(

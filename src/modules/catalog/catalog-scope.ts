@@ -1,5 +1,9 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { listPage, sameNameColumns } from '../../http/json-api/list-page';
+import {
+  listPage,
+  sameNameColumns,
+  storeScopedListPage,
+} from '../../http/json-api/list-page';
 import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 
@@ -37,15 +41,17 @@ export function whereInScope<T extends ObjectLiteral>(
 }
 
 /**
- * Applies a list query's filters (mapped to columns of `alias`), then its sort
- * (same-named columns) and page.
+ * Scopes `builder` (see `whereInScope`), applies a list query's filters
+ * (mapped to columns of `alias`), then its sort (same-named columns) and page.
  */
 export function loadPage<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
   alias: string,
+  scope: CatalogScope,
   query: ListQuery,
   columns: { filters: Record<string, string>; sorts: string[] },
 ): Promise<Page<T>> {
+  whereInScope(builder, alias, scope);
   for (const [name, value] of Object.entries(query.filters)) {
     const column = columns.filters[name];
     if (!column) throw new Error(`No column for filter ${name}`);
@@ -53,7 +59,10 @@ export function loadPage<T extends ObjectLiteral>(
       [`filter_${name}`]: value,
     });
   }
-  return listPage(builder, alias, sameNameColumns(alias, columns.sorts), query);
+  const sorts = sameNameColumns(alias, columns.sorts);
+  return scope.userId === undefined
+    ? listPage(builder, alias, sorts, query)
+    : storeScopedListPage(builder, alias, sorts, query, scope.userId);
 }
 
 /** Postgres unique_violation on the named index. */

@@ -32,8 +32,9 @@ export class FileRepository {
 
   findPage(scope: CatalogScope, query: ListQuery): Promise<Page<CatalogFile>> {
     return loadPage(
-      whereInScope(this.files.createQueryBuilder('file'), 'file', scope),
+      this.files.createQueryBuilder('file'),
       'file',
+      scope,
       query,
       COLUMNS,
     );

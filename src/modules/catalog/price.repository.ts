@@ -36,8 +36,9 @@ export class PriceRepository {
 
   findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Price>> {
     return loadPage(
-      whereInScope(this.prices.createQueryBuilder('price'), 'price', scope),
+      this.prices.createQueryBuilder('price'),
       'price',
+      scope,
       query,
       COLUMNS,
     );

@@ -57,12 +57,9 @@ export class ProductRepository {
 
   findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Product>> {
     return loadPage(
-      whereInScope(
-        this.products.createQueryBuilder('product'),
-        'product',
-        scope,
-      ),
+      this.products.createQueryBuilder('product'),
       'product',
+      scope,
       query,
       COLUMNS,
     );

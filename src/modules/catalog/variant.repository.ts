@@ -43,12 +43,9 @@ export class VariantRepository {
 
   findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Variant>> {
     return loadPage(
-      whereInScope(
-        this.variants.createQueryBuilder('variant'),
-        'variant',
-        scope,
-      ),
+      this.variants.createQueryBuilder('variant'),
       'variant',
+      scope,
       query,
       COLUMNS,
     );

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { EntityRows } from '../../database/entity-rows';
 import { Principal } from '../../http/auth/principal';
-import { listPage } from '../../http/json-api/list-page';
+import { storeScopedListPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { CatalogService, PurchasableVariant } from '../catalog/catalog.service';
@@ -76,7 +76,13 @@ export class CheckoutRepository {
         });
       }
     }
-    return listPage(builder, 'checkout', SORTS, query);
+    return storeScopedListPage(
+      builder,
+      'checkout',
+      SORTS,
+      query,
+      principal.userId,
+    );
   }
 
   findBy(

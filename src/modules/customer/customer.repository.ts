@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { EntityRows } from '../../database/entity-rows';
 import { Principal } from '../../http/auth/principal';
-import { listPage } from '../../http/json-api/list-page';
+import { storeScopedListPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { Customer, CustomerStatus } from './customer.entity';
@@ -116,7 +116,13 @@ export class CustomerRepository {
       // Addresses are unique regardless of case, so the exact match is too (and uses the index).
       builder.andWhere('lower(customer.email) = lower(:email)', { email });
     }
-    return listPage(builder, 'customer', SORT_COLUMNS, query);
+    return storeScopedListPage(
+      builder,
+      'customer',
+      SORT_COLUMNS,
+      query,
+      principal.userId,
+    );
   }
 
   /** A store the principal's user owns (stores are visible in both modes). */

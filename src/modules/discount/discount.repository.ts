@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { Principal } from '../../http/auth/principal';
-import { listPage } from '../../http/json-api/list-page';
+import { storeScopedListPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { DiscountRedemption } from './discount-redemption.entity';
@@ -69,7 +69,13 @@ export class DiscountRepository {
         storeId: query.filters.store_id,
       });
     }
-    const page = await listPage(builder, 'discount', DISCOUNT_SORTS, query);
+    const page = await storeScopedListPage(
+      builder,
+      'discount',
+      DISCOUNT_SORTS,
+      query,
+      principal.userId,
+    );
     return {
       records: await this.withVariants(page.records),
       total: page.total,
@@ -210,7 +216,13 @@ export class DiscountRepository {
         });
       }
     }
-    return listPage(builder, 'redemption', REDEMPTION_SORTS, query);
+    return storeScopedListPage(
+      builder,
+      'redemption',
+      REDEMPTION_SORTS,
+      query,
+      principal.userId,
+    );
   }
 
   findRedemptionsBy(

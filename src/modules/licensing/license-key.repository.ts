@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { EntityRows } from '../../database/entity-rows';
-import { listPage } from '../../http/json-api/list-page';
+import { storeScopedListPage } from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { LicenseKeyInstance } from './license-key-instance.entity';
@@ -76,7 +76,7 @@ export class LicenseKeyRepository {
         });
       }
     }
-    return listPage(builder, 'lk', KEY_SORTS, query);
+    return storeScopedListPage(builder, 'lk', KEY_SORTS, query, scope.userId);
   }
 
   findKeys(scope: Scope, ids: number[]): Promise<LicenseKey[]> {
@@ -246,7 +246,13 @@ export class LicenseKeyRepository {
         [name]: value,
       });
     }
-    return listPage(builder, 'instance', INSTANCE_SORTS, query);
+    return storeScopedListPage(
+      builder,
+      'instance',
+      INSTANCE_SORTS,
+      query,
+      scope.userId,
+    );
   }
 
   findInstances(scope: Scope, ids: number[]): Promise<LicenseKeyInstance[]> {

@@ -8,7 +8,10 @@ import {
   poolQuery,
   transactionQuery,
 } from '../../database/pool-query';
-import { listPage, storeScopedPageSql } from '../../http/json-api/list-page';
+import {
+  storeScopedListPage,
+  storeScopedPageSql,
+} from '../../http/json-api/list-page';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import type { OutboxWrite } from '../webhooks/outbox';
@@ -355,7 +358,13 @@ export class OrderRepository {
         });
       }
     }
-    return listPage(builder, 'item', ITEM_SORTS, query);
+    return storeScopedListPage(
+      builder,
+      'item',
+      ITEM_SORTS,
+      query,
+      principal.userId,
+    );
   }
 
   findItemsBy(
