@@ -47,37 +47,61 @@ function pageBounds(query: ListQuery) {
   return { size, offset: (Math.trunc(query.page.number) - 1) * size };
 }
 
+function orderBySql(keys: ReturnType<typeof orderKeys>): string {
+  return keys
+    .map(({ column, direction }) => `${column} ${direction}`)
+    .join(', ');
+}
+
 /**
- * Merges per-store pages: `perStore` is a query over one store, the one in
- * `page_store.id`, already ordered and limited to offset + size rows.
+ * A list filtered to one store reads that store's index directly; only a
+ * list over all of the user's stores needs the per-store merge.
+ */
+function acrossStores(query: ListQuery): boolean {
+  return query.filters.store_id === undefined;
+}
+
+/**
+ * The ids of a page merged from per-store pages. `perStore` is a query over
+ * the store `page_store.id` that selects `page_id` (the id) and `page_key_<i>`
+ * (the i-th sort key, unless it is the id), ordered and limited to
+ * offset + size rows.
  *
  * `store_id IN (the user's stores) ORDER BY …` makes PostgreSQL read and sort
  * every row of those stores before it can return the first page: the
  * `(store_id, test_mode, <sort>)` indexes keep rows in order within one store
  * only (about 200 ms at a million orders, growing with them). Here each store
- * gives its first offset + size rows, read in index order, and only those are
- * merged and paged. Deep pages cost what they cost in one store.
+ * gives its first offset + size rows, read in index order (only the keys),
+ * and only those are merged and paged.
  */
-function acrossStoresSql(options: {
-  select: string;
+function mergedPageIdsSql(options: {
   perStore: string;
+  keys: ReturnType<typeof orderKeys>;
   alias: string;
   userIdParameter: string;
-  order: string;
   query: ListQuery;
 }): string {
-  const { size, offset } = pageBounds(options.query);
-  return `SELECT ${options.select}
+  const { perStore, keys, alias, userIdParameter, query } = options;
+  const { size, offset } = pageBounds(query);
+  const order = keys
+    .map(({ column, direction }, i) =>
+      column === `${alias}.id`
+        ? `page.page_id ${direction}`
+        : `page.page_key_${i} ${direction}`,
+    )
+    .join(', ');
+  return `SELECT page.page_id
     FROM stores page_store
-    CROSS JOIN LATERAL (${options.perStore}) ${options.alias}
-   WHERE page_store.user_id = ${options.userIdParameter}
-   ORDER BY ${options.order} LIMIT ${size} OFFSET ${offset}`;
+    CROSS JOIN LATERAL (${perStore}) page
+   WHERE page_store.user_id = ${userIdParameter}
+   ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`;
 }
 
 /**
- * One page of `table` across a user's stores, for hand-written SQL (see
- * `acrossStoresSql`). `where` is the condition on `alias` besides the store
- * (mode, filters); the user's id is the parameter `userIdParameter` (`$1`).
+ * One page of `table` in a user's stores, for hand-written SQL. `where` is
+ * the condition on `alias` besides the store (mode, filters); the user's id
+ * is the parameter `userIdParameter` (e.g. `$1`). Across all the stores the
+ * page's ids come from the per-store merge (see `mergedPageIdsSql`).
  */
 export function storeScopedPageSql(options: {
   select: string;
@@ -88,26 +112,42 @@ export function storeScopedPageSql(options: {
   sortColumns: Record<string, string>;
   query: ListQuery;
 }): string {
-  const { table, alias, where, sortColumns, query } = options;
-  const order = orderKeys(alias, sortColumns, query)
-    .map(({ column, direction }) => `${column} ${direction}`)
-    .join(', ');
+  const { select, table, alias, userIdParameter, where, sortColumns, query } =
+    options;
+  const keys = orderKeys(alias, sortColumns, query);
+  const order = orderBySql(keys);
   const { size, offset } = pageBounds(query);
-  return acrossStoresSql({
-    ...options,
-    perStore: `SELECT ${alias}.* FROM ${table} ${alias}
+  if (!acrossStores(query))
+    return `SELECT ${select} FROM ${table} ${alias}
+     WHERE ${alias}.store_id IN (SELECT id FROM stores WHERE user_id = ${userIdParameter})
+       AND ${where}
+     ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`;
+  const columns = [
+    `${alias}.id AS page_id`,
+    ...keys
+      .map(({ column }, i) => `${column} AS page_key_${i}`)
+      .filter((_, i) => keys[i].column !== `${alias}.id`),
+  ];
+  const pageIds = mergedPageIdsSql({
+    perStore: `SELECT ${columns.join(', ')} FROM ${table} ${alias}
        WHERE ${alias}.store_id = page_store.id AND ${where}
        ORDER BY ${order} LIMIT ${offset + size}`,
-    order,
+    keys,
+    alias,
+    userIdParameter,
+    query,
   });
+  return `SELECT ${select} FROM ${table} ${alias}
+    JOIN (${pageIds}) page_ids ON page_ids.page_id = ${alias}.id
+   ORDER BY ${order}`;
 }
 
 /**
  * `listPage` for a builder over a table with store_id, scoped to the stores
- * of user `userId`: the page's ids come from the per-store merge (see
- * `acrossStoresSql`), then the builder loads those records; the total is the
- * builder's count. For lists read outside any transaction (the ids are
- * read through the data source's pool).
+ * of user `userId`. Across all the stores, the page's ids come from the
+ * per-store merge (see `mergedPageIdsSql`), then the builder loads those
+ * records; the total is the builder's count. For lists read outside any
+ * transaction (the ids are read through the data source's pool).
  */
 export async function storeScopedListPage<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
@@ -116,6 +156,7 @@ export async function storeScopedListPage<T extends ObjectLiteral>(
   query: ListQuery,
   userId: number,
 ): Promise<Page<T>> {
+  if (!acrossStores(query)) return listPage(builder, alias, sortColumns, query);
   const keys = orderKeys(alias, sortColumns, query);
   const { size, offset } = pageBounds(query);
   const perStore = builder
@@ -124,20 +165,17 @@ export async function storeScopedListPage<T extends ObjectLiteral>(
     .andWhere(`${alias}.store_id = page_store.id`)
     .orderBy()
     .limit(offset + size);
-  // The id is selected once (TypeORM garbles a column selected twice).
-  const outerKeys = keys.map(({ column, direction }, i) => {
+  keys.forEach(({ column, direction }, i) => {
     perStore.addOrderBy(column, direction);
-    if (column === `${alias}.id`) return `page.page_id ${direction}`;
-    perStore.addSelect(column, `page_key_${i}`);
-    return `page.page_key_${i} ${direction}`;
+    // The id is selected once (TypeORM garbles a column selected twice).
+    if (column !== `${alias}.id`) perStore.addSelect(column, `page_key_${i}`);
   });
   const [perStoreSql, parameters] = perStore.getQueryAndParameters();
-  const sql = acrossStoresSql({
-    select: 'page.page_id',
+  const sql = mergedPageIdsSql({
     perStore: perStoreSql,
-    alias: 'page',
+    keys,
+    alias,
     userIdParameter: `$${parameters.length + 1}`,
-    order: outerKeys.join(', '),
     query,
   });
   const [rows, total] = await Promise.all([
