@@ -36,9 +36,8 @@ export function applyListPage<T extends ObjectLiteral>(
 ): SelectQueryBuilder<T> {
   for (const { column, direction } of orderKeys(alias, sortColumns, query))
     builder.addOrderBy(column, direction);
-  return builder
-    .offset((query.page.number - 1) * query.page.size)
-    .limit(query.page.size);
+  const { size, offset } = pageBounds(query);
+  return builder.offset(offset).limit(size);
 }
 
 /** A page's size and offset; integers from the parser, so safe to inline. */
