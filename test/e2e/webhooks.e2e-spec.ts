@@ -956,20 +956,21 @@ describe('webhooks', () => {
 
   it('deletes events and their delivery log after the retention period, never pending ones', async () => {
     const db = t.app.get(DataSource);
+    // The event and its delivery in one statement: the worker's scheduled
+    // sweep runs meanwhile, and would delete an old event seen without one.
     const old = async (status: string) => {
       const [event]: { id: string }[] = await db.query(
-        `INSERT INTO webhook_events (name, store_id, test_mode, data, created_at, relayed_at)
-         VALUES ('order_created', $1, true, '{}', now() - interval '31 days', now() - interval '31 days')
-         RETURNING id::text AS id`,
-        [merchant.stores[1].id],
-      );
-      const [webhook]: { id: number }[] = await db.query(
-        `SELECT id FROM webhooks ORDER BY id LIMIT 1`,
-      );
-      await db.query(
-        `INSERT INTO webhook_deliveries (event_id, webhook_id, status, next_attempt_at)
-         VALUES ($1, $2, $3, CASE WHEN $3 = 'pending' THEN now() + interval '1 day' END)`,
-        [event.id, webhook.id, status],
+        `WITH event AS (
+           INSERT INTO webhook_events (name, store_id, test_mode, data, created_at, relayed_at)
+           VALUES ('order_created', $1, true, '{}', now() - interval '31 days', now() - interval '31 days')
+           RETURNING id),
+         delivery AS (
+           INSERT INTO webhook_deliveries (event_id, webhook_id, status, next_attempt_at)
+           SELECT event.id, (SELECT id FROM webhooks ORDER BY id LIMIT 1), $2,
+                  CASE WHEN $2 = 'pending' THEN now() + interval '1 day' END
+             FROM event)
+         SELECT id::text AS id FROM event`,
+        [merchant.stores[1].id, status],
       );
       return event.id;
     };
