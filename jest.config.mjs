@@ -1,6 +1,6 @@
 /**
  * Unit specs sit beside the code; e2e specs under test/ run over HTTP against
- * a real database. NestJS 12 ships as ES modules, which Jest on Node 20 can
+ * a real database. NestJS 12 ships as ES modules, which Jest can
  * only load in its ESM mode (`--experimental-vm-modules`), so specs are
  * compiled as ES modules too.
  */
