@@ -195,6 +195,31 @@ describe('Idempotency-Key on authenticated POSTs', () => {
     }
   });
 
+  it('purges every expired record in batches of 1,000 and counts them exactly', async () => {
+    await echo('key-batch-live', { message: 'x' }).expect(201);
+    const client = new Client({ connectionString: t.database.url });
+    await client.connect();
+    try {
+      // 2,500 expired copies of the live record: three batches, the last short.
+      await client.query(
+        `INSERT INTO idempotency_keys
+           (user_id, test_mode, key, fingerprint, claim, created_at, expires_at)
+         SELECT user_id, test_mode, 'key-batch-expired-' || n, fingerprint,
+                gen_random_uuid(), now() - interval '2 days', now() - interval '1 day'
+           FROM idempotency_keys, generate_series(1, 2500) AS n
+          WHERE key = 'key-batch-live'`,
+      );
+      expect(await t.app.get(IdempotencyService).purgeExpired()).toBe(2500);
+      const { rows } = await client.query<{ key: string }>(
+        `SELECT key FROM idempotency_keys WHERE key LIKE 'key-batch-%'`,
+      );
+      expect(rows.map((row) => row.key)).toEqual(['key-batch-live']);
+      expect(await t.app.get(IdempotencyService).purgeExpired()).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it.each([
     ['empty', ''],
     ['too long', 'k'.repeat(256)],

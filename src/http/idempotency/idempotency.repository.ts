@@ -107,15 +107,17 @@ export class IdempotencyRepository {
     );
   }
 
-  /** Deletes up to `batch` expired rows; returns how many. */
+  /**
+   * Deletes up to `batch` expired rows; returns how many. TypeORM answers a
+   * DELETE with `[rows, rowCount]`, not with the rows.
+   */
   async purgeExpired(now: Date, batch: number): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
+    const [, deleted] = (await this.dataSource.query(
       `DELETE FROM idempotency_keys
         WHERE id IN (SELECT id FROM idempotency_keys
-                      WHERE expires_at <= $1 LIMIT $2)
-       RETURNING id`,
+                      WHERE expires_at <= $1 LIMIT $2)`,
       [now, batch],
-    );
-    return rows.length;
+    )) as [unknown[], number];
+    return deleted;
   }
 }
