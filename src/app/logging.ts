@@ -12,9 +12,34 @@ export function requestId(given: string | string[] | undefined): string {
     : randomUUID();
 }
 
-/** Signed URLs are capabilities: their signature never reaches the logs. */
+/**
+ * Query parameters whose values may be logged: paging, sorting, includes and
+ * filters other than e-mail addresses. Every other value is replaced, so a
+ * signed link's signature, an API key sent as `?api_key=`, and a buyer's
+ * name or address sent to generate-invoice never reach the logs, whatever
+ * the parameter is called.
+ */
+const LOGGABLE_PARAMETER =
+  /^(page(\[|%5B)[a-z_]+(\]|%5D)|sort|include|fields(\[|%5B)[a-z_-]+(\]|%5D)|filter(\[|%5B)(?![a-z_]*email)[a-z_]+(\]|%5D))$/i;
+const CREDENTIAL_VALUE = /zest_(test|live)_/i;
+
+/** The request URL as the logs may keep it: its path and its harmless query values. */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/([?&](signature|expires)=)[^&]*/gi, '$1[Redacted]');
+  if (url === undefined) return undefined;
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const split = pair.indexOf('=');
+      const name = split < 0 ? pair : pair.slice(0, split);
+      const value = split < 0 ? '' : pair.slice(split + 1);
+      return LOGGABLE_PARAMETER.test(name) && !CREDENTIAL_VALUE.test(value)
+        ? pair
+        : `${CREDENTIAL_VALUE.test(name) ? '[Redacted]' : name}=[Redacted]`;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
 }
 
 /**
@@ -51,8 +76,8 @@ export function loggerParams(config: AppConfig): Params {
 /**
  * One JSON line per request once it is answered ("request completed", or
  * "request errored" at error level for a 5xx), with the request id that is
- * echoed as X-Request-Id. No headers are logged, and signed URLs lose their
- * signature. Health probes are not logged.
+ * echoed as X-Request-Id. No headers are logged, and the query keeps only
+ * harmless values (`redactUrl`). Health probes are not logged.
  */
 export function installAccessLog(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -320,6 +320,44 @@ describeWithServices('security', () => {
           })
         ).text,
       );
+      // Keys where clients misplace them: the query string (the access
+      // log keeps URLs), a body, and headers nobody reads.
+      for (const query of [
+        `api_key=${key}`,
+        `key=${key}`,
+        `token=${key}`,
+        `access_token=${key}`,
+        `sort=${key}`,
+        `filter[store_id]=${key}`,
+        key,
+      ]) {
+        responses.push(
+          (await rawRequest(api, 'GET', `/v1/stores?${query}`, {})).text,
+        );
+      }
+      responses.push(
+        (
+          await rawRequest(
+            api,
+            'POST',
+            `/v1/customers?api_key=${key}`,
+            { 'content-type': 'application/vnd.api+json' },
+            JSON.stringify({
+              api_key: key,
+              data: { type: 'customers', attributes: { name: key } },
+            }),
+          )
+        ).text,
+      );
+      responses.push(
+        (
+          await rawRequest(api, 'GET', '/v1/stores', {
+            'x-api-key': key,
+            'api-key': key,
+            authorization: `Token ${key}`,
+          })
+        ).text,
+      );
     }
     const keys = Object.values(cluster.keys).map((k) => k.key);
     const windows = keys.flatMap(secretWindows);
