@@ -5,6 +5,8 @@ export type ErrorSource =
 export interface ErrorDetail {
   detail: string;
   source?: ErrorSource;
+  /** A stable, machine-readable name for the error (JSON:API `code`). */
+  code?: string;
 }
 
 /**

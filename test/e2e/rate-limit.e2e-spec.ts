@@ -84,7 +84,7 @@ describe('rate limits', () => {
     await validate('203.0.113.8').expect(200);
   });
 
-  it('answers 429 to an IP past AUTH_FAILURE_LIMIT_PER_MINUTE failed authentications, yet serves its valid keys', async () => {
+  it('answers 401 with Retry-After and a code to an IP past AUTH_FAILURE_LIMIT_PER_MINUTE failed authentications, yet serves its valid keys', async () => {
     const fresh = await createMerchant(t.app);
     const from = (ip: string, authorization?: string) => {
       const call = request(t.baseUrl)
@@ -94,11 +94,18 @@ describe('rate limits', () => {
     };
     const unknown = `Bearer zest_test_${'C'.repeat(43)}`;
     // Every kind of refusal counts: missing, malformed, wrong scheme, unknown.
-    await from('198.51.100.9').expect(401);
-    await from('198.51.100.9', 'Bearer nope').expect(401);
-    await from('198.51.100.9', 'Basic abc').expect(401);
-    await from('198.51.100.9', unknown).expect(401);
-    const refused = await from('198.51.100.9', unknown).expect(429);
+    const before = [
+      await from('198.51.100.9').expect(401),
+      await from('198.51.100.9', 'Bearer nope').expect(401),
+      await from('198.51.100.9', 'Basic abc').expect(401),
+      await from('198.51.100.9', unknown).expect(401),
+    ];
+    for (const answer of before) {
+      expect(answer.headers['retry-after']).toBeUndefined();
+      expect(answer.body.errors[0].code).toBeUndefined();
+    }
+    // Past the limit: still the spec's 401, now with Retry-After and a code.
+    const refused = await from('198.51.100.9', unknown).expect(401);
     expect(refused.headers['content-type']).toMatch(
       /^application\/vnd\.api\+json/,
     );
@@ -106,12 +113,15 @@ describe('rate limits', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.body.errors[0]).toMatchObject({
-      status: '429',
-      title: 'Too Many Requests',
+      status: '401',
+      title: 'Unauthorized',
+      code: 'too_many_failed_authentications',
     });
-    await from('198.51.100.9').expect(429);
+    const again = await from('198.51.100.9').expect(401);
+    expect(again.body.errors[0].code).toBe('too_many_failed_authentications');
     // Another address has its own count.
-    await from('198.51.100.10', unknown).expect(401);
+    const other = await from('198.51.100.10', unknown).expect(401);
+    expect(other.headers['retry-after']).toBeUndefined();
     // A valid key is still served from the limited address: keys are too
     // long to guess, and one broken client behind a shared address must not
     // lock out the others (README, "Failed authentication").
@@ -119,7 +129,8 @@ describe('rate limits', () => {
       200,
     );
     expect(served.headers['x-ratelimit-limit']).toBe('5');
-    await from('198.51.100.9', unknown).expect(429);
+    const still = await from('198.51.100.9', unknown).expect(401);
+    expect(still.body.errors[0].code).toBe('too_many_failed_authentications');
   });
 
   it('leaves health endpoints unlimited', async () => {

@@ -10,7 +10,7 @@ import { IS_PUBLIC } from './public.decorator';
 /**
  * Every route needs `Authorization: Bearer <key>` unless it is marked
  * @Public(). Each refusal counts against the client IP; past
- * AUTH_FAILURE_LIMIT_PER_MINUTE the refusal is a 429 rather than a 401.
+ * AUTH_FAILURE_LIMIT_PER_MINUTE the 401 carries Retry-After and a code.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {

@@ -116,6 +116,9 @@ export function sharedSchemas(): Record<string, SchemaObject> {
         status: { type: 'string', pattern: '^[45]\\d\\d$' },
         title: str('The standard reason phrase of the status.'),
         detail: str(),
+        code: str(
+          'A stable, machine-readable name for the error, where it has one.',
+        ),
         source: {
           type: 'object',
           properties: { pointer: str(), parameter: str(), header: str() },
@@ -124,7 +127,7 @@ export function sharedSchemas(): Record<string, SchemaObject> {
           maxProperties: 1,
         },
       },
-      { optional: ['detail', 'source'] },
+      { optional: ['detail', 'code', 'source'] },
     ),
     ErrorDocument: exact({
       jsonapi: ref('JsonApiVersion'),

@@ -22,7 +22,12 @@ export class AuthFailureLimiter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Records one failure; the 401 to answer, or a 429 once the IP is past the limit. */
+  /**
+   * Records one failure and returns the 401 to answer. Past the limit it is
+   * still a 401, as the spec says for a bad key, but with `Retry-After` and
+   * the code `too_many_failed_authentications`, so a client can tell that it
+   * should back off rather than fix its key.
+   */
   async refusal(ip: string, unauthorized: AppError): Promise<AppError> {
     const limit = this.config.rateLimit.authFailuresPerMinute;
     let hit;
@@ -42,8 +47,11 @@ export class AuthFailureLimiter {
     }
     if (hit.count <= limit) return unauthorized;
     return new AppError(
-      429,
-      `Too many failed authentications from this address (limit ${limit} a minute). Retry after the number of seconds in Retry-After.`,
+      401,
+      {
+        detail: `${unauthorized.message} Too many failed authentications from this address (limit ${limit} a minute): retry after the number of seconds in Retry-After.`,
+        code: 'too_many_failed_authentications',
+      },
       { 'retry-after': String(Math.max(1, Math.ceil(hit.resetInMs / 1000))) },
     );
   }
