@@ -886,6 +886,9 @@ describe('hostile input over every route', () => {
       ['a NUL escape in a string', customer('a\u0000b'), 400],
       ['a raw NUL byte', `{"data":\u0000}`, 400],
       ['invalid UTF-8', invalidUtf8, 400],
+      ['an unpaired high surrogate escape', customer('a\ud800b'), 400],
+      ['an unpaired low surrogate escape', customer('\udc00'), 400],
+      ['a surrogate escape in a key', '{"data":{"\\ud800":1}}', 400],
     ];
     const targets: {
       name: string;
@@ -947,6 +950,8 @@ describe('hostile input over every route', () => {
     const forms: [string, string | Buffer][] = [
       ['a NUL in a form field', 'license_key=a%00b&instance_name=x'],
       ['invalid UTF-8 in a form field', Buffer.from([0x6c, 0x3d, 0xc3, 0x28])],
+      ['an escaped lone surrogate in a form field', 'license_key=a%ED%A0%80b'],
+      ['a malformed escape in a form field', 'license_key=a%zzb'],
       ['__proto__ in a form', '__proto__=x&license_key=y'],
     ];
     it.each(forms)('License API form with %s → 400', async (_what, payload) => {

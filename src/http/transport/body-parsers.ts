@@ -21,7 +21,9 @@ function decode(body: Buffer): string {
 
 /**
  * Refuses what no handler should have to guard against: NUL characters
- * (PostgreSQL text cannot hold them), numbers beyond what a double holds
+ * (PostgreSQL text cannot hold them), unpaired UTF-16 surrogates (a JSON
+ * escape such as "\ud800" that no UTF-8 text can store: PostgreSQL would
+ * keep U+FFFD instead, silently altering the value), numbers beyond what a double holds
  * exactly (1e400 parses to Infinity, long integers lose digits) and nesting
  * deeper than MAX_BODY_DEPTH.
  */
@@ -29,6 +31,10 @@ export function checkBodyValue(value: unknown, depth = 0): void {
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
       throw AppError.badRequest('The request body contains a NUL character.');
+    if (!value.isWellFormed())
+      throw AppError.badRequest(
+        'The request body contains an unpaired surrogate (a \\ud800–\\udfff escape without its pair), which is not valid Unicode text.',
+      );
     return;
   }
   if (typeof value === 'number') {
@@ -89,8 +95,24 @@ export function installBodyParsers(adapter: FastifyAdapter, bodyLimit: number) {
     { bodyLimit },
     (_request: FastifyRequest, body: Buffer) => {
       // The same parse as Fastify's (fast-querystring mirrors node:querystring);
-      // `__proto__` is refused as in a JSON body.
-      const parsed = parseForm(decode(body));
+      // `__proto__` is refused as in a JSON body. node:querystring replaces an
+      // escape that is not UTF-8 (`%ED%A0%80`) with U+FFFD; refuse it instead,
+      // as raw bytes that are not UTF-8 are refused.
+      let malformed = false;
+      const parsed = parseForm(decode(body), '&', '=', {
+        decodeURIComponent: (piece: string) => {
+          try {
+            return decodeURIComponent(piece);
+          } catch (error) {
+            malformed = true;
+            throw error;
+          }
+        },
+      });
+      if (malformed)
+        throw AppError.badRequest(
+          'The form body has an escape that is not percent-encoded UTF-8.',
+        );
       if (Object.hasOwn(parsed, '__proto__'))
         throw AppError.badRequest(
           'Object contains forbidden prototype property',
