@@ -37,6 +37,7 @@ import { RATE_SOURCE, RateSource } from './rate-source';
           : null,
     },
   ],
-  exports: [ExchangeRates, ExchangeRateRefresh],
+  // BullModule: the queue, for the processor the worker loads.
+  exports: [ExchangeRates, ExchangeRateRefresh, BullModule],
 })
 export class CurrencyModule {}
