@@ -16,6 +16,7 @@ import { AccountModule } from '../modules/account/account.module';
 import { BillingModule } from '../modules/billing/billing.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CheckoutModule } from '../modules/checkout/checkout.module';
+import { CurrencyModule } from '../modules/currency/currency.module';
 import { CustomerModule } from '../modules/customer/customer.module';
 import { DiscountModule } from '../modules/discount/discount.module';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
@@ -29,6 +30,7 @@ import { loggerParams } from './logging';
 /** The domain modules. A new domain is one more line here. */
 const DOMAIN_MODULES = [
   AccountModule,
+  CurrencyModule,
   StoreModule,
   CatalogModule,
   CustomerModule,

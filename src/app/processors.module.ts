@@ -4,6 +4,8 @@ import { IdempotencyModule } from '../http/idempotency/idempotency.module';
 import { AccountModule } from '../modules/account/account.module';
 import { ApiKeyUsageProcessor } from '../modules/account/api-key-usage.processor';
 import { BillingModule } from '../modules/billing/billing.module';
+import { CurrencyModule } from '../modules/currency/currency.module';
+import { ExchangeRateRefreshProcessor } from '../modules/currency/exchange-rate-refresh.processor';
 import { RenewalProcessor } from '../modules/billing/renewal.processor';
 import { InvoicePdfProcessor } from '../modules/invoice/invoice-pdf.processor';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
@@ -19,6 +21,7 @@ import { StorageModule } from '../storage/storage.module';
     IdempotencyModule,
     WebhooksModule,
     BillingModule,
+    CurrencyModule,
     InvoiceModule,
     StorageModule,
   ],
@@ -28,6 +31,7 @@ import { StorageModule } from '../storage/storage.module';
     WebhookRelayProcessor,
     WebhookDeliveryProcessor,
     RenewalProcessor,
+    ExchangeRateRefreshProcessor,
     InvoicePdfProcessor,
   ],
 })

@@ -58,6 +58,31 @@ describe('money configuration', () => {
       /CURRENCY_RATES/,
     );
   });
+
+  it('runs no exchange-rate refresh unless CURRENCY_RATES_URL is set', () => {
+    const unset = loadConfig(base).money;
+    expect(unset.currencyRatesUrl).toBeNull();
+    expect(unset.currencyRatesRefreshIntervalMs).toBe(3_600_000);
+    expect(unset.currencyRatesTimeoutMs).toBe(10_000);
+    const set = loadConfig({
+      ...base,
+      CURRENCY_RATES_URL:
+        'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+      CURRENCY_RATES_REFRESH_INTERVAL_MS: '600000',
+      CURRENCY_RATES_TIMEOUT_MS: '5000',
+    }).money;
+    expect(set.currencyRatesUrl).toBe(
+      'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+    );
+    expect(set.currencyRatesRefreshIntervalMs).toBe(600_000);
+    expect(set.currencyRatesTimeoutMs).toBe(5000);
+    expect(() =>
+      loadConfig({ ...base, CURRENCY_RATES_URL: 'ftp://example.com/x.xml' }),
+    ).toThrow(/CURRENCY_RATES_URL/);
+    expect(() =>
+      loadConfig({ ...base, CURRENCY_RATES_TIMEOUT_MS: '0' }),
+    ).toThrow(/CURRENCY_RATES_TIMEOUT_MS/);
+  });
 });
 
 describe('loadConfig: files and invoice fonts', () => {

@@ -128,6 +128,9 @@ const environmentSchema = z.object({
   TAX_RATES: taxRates.default({}),
   TAX_INCLUSIVE: booleanFlag.default(false),
   CURRENCY_RATES: currencyRates.default({}),
+  CURRENCY_RATES_URL: httpUrl.optional(),
+  CURRENCY_RATES_REFRESH_INTERVAL_MS: positiveInt.default(60 * 60 * 1000),
+  CURRENCY_RATES_TIMEOUT_MS: positiveInt.default(10000),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
   WEBHOOK_RETRY_DELAYS: durationList.default(
@@ -203,8 +206,17 @@ export interface AppConfig {
     taxRates: Record<string, { name: string; rate: number }>;
     /** Whether prices already include the tax. */
     taxInclusive: boolean;
-    /** USD per one unit of each currency; USD itself is always 1. */
+    /**
+     * USD per one unit of each currency, set by the operator: these win over
+     * fetched and shipped rates. USD itself is always 1.
+     */
     currencyRates: Record<string, number>;
+    /** The ECB daily reference-rates document to refresh rates from; null: no refresh job. */
+    currencyRatesUrl: string | null;
+    /** How often the worker fetches it. */
+    currencyRatesRefreshIntervalMs: number;
+    /** A fetch without a complete answer within this time fails (the last known rates stay). */
+    currencyRatesTimeoutMs: number;
   };
   webhooks: {
     /** Lets deliveries reach private, loopback and other non-public addresses (tests, closed networks). */
@@ -322,6 +334,9 @@ export function loadConfig(
       taxRates: e.TAX_RATES,
       taxInclusive: e.TAX_INCLUSIVE,
       currencyRates: { ...e.CURRENCY_RATES, USD: 1 },
+      currencyRatesUrl: e.CURRENCY_RATES_URL ?? null,
+      currencyRatesRefreshIntervalMs: e.CURRENCY_RATES_REFRESH_INTERVAL_MS,
+      currencyRatesTimeoutMs: e.CURRENCY_RATES_TIMEOUT_MS,
     },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CheckoutModule } from '../checkout/checkout.module';
+import { CurrencyModule } from '../currency/currency.module';
 import { CustomerModule } from '../customer/customer.module';
 import { InvoiceModule } from '../invoice/invoice.module';
 import { LicenseKeyService } from '../licensing/license-key.service';
@@ -52,6 +53,7 @@ import { UsageRecordService } from './usage-record.service';
     ]),
     BullModule.registerQueue({ name: BILLING_RENEWAL_QUEUE }),
     CheckoutModule,
+    CurrencyModule,
     CustomerModule,
     // Invoice PDFs: billing plugs in a source and links `urls.invoice_url`.
     InvoiceModule,

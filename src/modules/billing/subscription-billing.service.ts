@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
 import { Price } from '../catalog/price.entity';
+import { ExchangeRates } from '../currency/exchange-rates.service';
 import { Outbox } from '../webhooks/outbox';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import { AppError } from '../../common/app-error';
@@ -112,6 +113,7 @@ export class SubscriptionBilling {
     private readonly outbox: Outbox,
     private readonly signedUrls: SignedUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rates: ExchangeRates,
     private readonly payments: BillingPayments,
     private readonly invoicePdfs: InvoiceService,
     @Optional()
@@ -236,7 +238,7 @@ export class SubscriptionBilling {
   }
 
   /** A new invoice in `pending`, totals computed from the subscription's frozen tax terms. */
-  createInvoice(
+  async createInvoice(
     manager: EntityManager,
     s: Subscription,
     input: {
@@ -249,7 +251,7 @@ export class SubscriptionBilling {
       now: Date;
     },
   ): Promise<SubscriptionInvoice> {
-    const usdRate = this.config.money.currencyRates[s.currency] ?? 1;
+    const usd = await this.rates.usdRate(s.currency, manager);
     const subtotal = linesTotal(input.lines);
     if (subtotal < 0) throw new Error('An invoice subtotal cannot be negative');
     const amounts = invoiceAmounts({
@@ -258,7 +260,7 @@ export class SubscriptionBilling {
       taxRatePercent: Number(s.taxRate),
       taxInclusive: s.taxInclusive,
       currency: s.currency,
-      usdRate,
+      usdRate: usd.rate,
     });
     return this.invoices.insert(manager, {
       storeId: s.storeId,
@@ -271,7 +273,8 @@ export class SubscriptionBilling {
       cardBrand: s.cardBrand,
       cardLastFour: s.cardLastFour,
       currency: s.currency,
-      currencyRate: String(usdRate),
+      currencyRate: String(usd.rate),
+      currencyRateDate: usd.date,
       status: 'pending',
       refundedAt: null,
       ...amounts,

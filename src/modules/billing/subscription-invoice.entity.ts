@@ -6,6 +6,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { InvoiceLineRecord } from './invoice-lines';
+import { dateOnly } from '../../common/date-only';
 
 export type BillingReason = 'initial' | 'renewal' | 'updated';
 export type InvoiceStatus =
@@ -119,4 +120,13 @@ export class SubscriptionInvoice {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /** The day `currency_rate` is for; null for USD and CURRENCY_RATES (see orders). */
+  @Column({
+    name: 'currency_rate_date',
+    type: 'date',
+    nullable: true,
+    transformer: dateOnly,
+  })
+  currencyRateDate: string | null;
 }

@@ -142,6 +142,7 @@ export class SubscriptionPurchaseExtension
         cardLastFour: s.cardLastFour,
         currency: order.currency,
         currencyRate: String(order.currencyRate),
+        currencyRateDate: order.currencyRateDate,
         status: 'paid',
         refundedAt: null,
         subtotal: order.subtotal + order.setupFee,

@@ -1,7 +1,6 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatMoney, toUsdCents } from '../../common/money';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { ExchangeRates } from '../currency/exchange-rates.service';
 import {
   CustomerActivity,
   CustomerActivitySource,
@@ -31,7 +30,7 @@ export class SubscriptionCustomerActivity
   constructor(
     private readonly subscriptions: SubscriptionRepository,
     private readonly activity: CustomerActivity,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rates: ExchangeRates,
   ) {}
 
   onModuleInit() {
@@ -49,6 +48,14 @@ export class SubscriptionCustomerActivity
       customers.map((c) => c.id),
     );
     const result = new Map<number, Partial<CustomerFigures>>();
+    // Today's rate (not the one frozen at purchase): MRR is a current figure.
+    const usdRates = new Map<string, number>();
+    for (const { subscription } of rows) {
+      if (!usdRates.has(subscription.currency)) {
+        const found = await this.rates.find(subscription.currency);
+        usdRates.set(subscription.currency, found?.rate ?? 0);
+      }
+    }
     for (const { subscription: s, item, price } of rows) {
       const figures = result.get(s.customerId) ?? {
         mrr: 0,
@@ -66,7 +73,7 @@ export class SubscriptionCustomerActivity
         figures.mrr! += toUsdCents(
           Math.round(monthly),
           s.currency,
-          this.config.money.currencyRates[s.currency] ?? 1,
+          usdRates.get(s.currency)!,
         );
       }
       result.set(s.customerId, figures);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '../catalog/catalog.module';
+import { CurrencyModule } from '../currency/currency.module';
 import { CustomerModule } from '../customer/customer.module';
 import { DiscountModule } from '../discount/discount.module';
 import { PaymentModule } from '../payment/payment.module';
@@ -23,6 +24,7 @@ import { PurchaseService } from './purchase.service';
   imports: [
     TypeOrmModule.forFeature([Checkout, Store]),
     CatalogModule,
+    CurrencyModule,
     CustomerModule,
     DiscountModule,
     PaymentModule,

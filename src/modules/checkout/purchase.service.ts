@@ -8,6 +8,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
 import { Price } from '../catalog/price.entity';
 import { Variant } from '../catalog/variant.entity';
+import { ExchangeRates, UsdRate } from '../currency/exchange-rates.service';
 import { CustomerService } from '../customer/customer.service';
 import { AppliedDiscount, DiscountService } from '../discount/discount.service';
 import { OrderView } from '../order/order.repository';
@@ -41,6 +42,8 @@ export interface Quote {
   quantity: number;
   unitPrice: number;
   totals: Totals;
+  /** The exchange rate the totals' `_usd` figures used, with its day. */
+  usdRate: UsdRate;
   discount: AppliedDiscount | null;
   /** Why the entered code was not applied (quotes only; a purchase throws instead). */
   discountRefusal: string | null;
@@ -66,6 +69,7 @@ export class PurchaseService {
     private readonly customers: CustomerService,
     private readonly discounts: DiscountService,
     private readonly gateways: PaymentGateways,
+    private readonly rates: ExchangeRates,
     private readonly extensions: PurchaseExtensions,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
@@ -110,11 +114,7 @@ export class PurchaseService {
       );
     const quantity = this.quantity(offer, variant, input.quantity);
     const store = offer.target.store;
-    const currencyRate = this.config.money.currencyRates[store.currency];
-    if (currencyRate === undefined)
-      throw AppError.unprocessable(
-        `No USD exchange rate is configured for ${store.currency}; set CURRENCY_RATES.`,
-      );
+    const usdRate = await this.rates.usdRate(store.currency, manager);
     const listed = chosenUnitPrice(
       price,
       offer.checkout?.customPrice ?? null,
@@ -149,7 +149,7 @@ export class PurchaseService {
     const country = input.country?.trim().toUpperCase() ?? '';
     const totals = computeTotals({
       currency: store.currency,
-      currencyRate,
+      currencyRate: usdRate.rate,
       unitPrice,
       quantity,
       setupFee: price.setupFeeEnabled ? (price.setupFee ?? 0) : 0,
@@ -168,6 +168,7 @@ export class PurchaseService {
       quantity,
       unitPrice,
       totals,
+      usdRate,
       discount,
       discountRefusal,
     };
@@ -228,6 +229,7 @@ export class PurchaseService {
           userEmail: buyer.email,
           currency: totals.currency,
           currencyRate: totals.currencyRate,
+          currencyRateDate: quote.usdRate.date,
           taxName: totals.taxName,
           taxRate: totals.taxRate,
           taxInclusive: totals.taxInclusive,

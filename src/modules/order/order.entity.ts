@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { dateOnly } from '../../common/date-only';
 import type { OrderStatus } from './order-status';
 
 /** Numeric columns arrive from pg as strings; money rates stay exact in the database. */
@@ -124,4 +125,16 @@ export class Order {
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /**
+   * The day `currency_rate` is for (YYYY-MM-DD); null for USD, for a rate
+   * set by CURRENCY_RATES and for orders written before rates had dates.
+   */
+  @Column({
+    name: 'currency_rate_date',
+    type: 'date',
+    nullable: true,
+    transformer: dateOnly,
+  })
+  currencyRateDate: string | null;
 }

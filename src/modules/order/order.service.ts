@@ -19,6 +19,7 @@ import { OrderRepository, OrderView } from './order.repository';
 /** Everything an order row needs at purchase, computed by the checkout's pricing. */
 export type NewOrder = Omit<
   Order,
+  | 'currencyRateDate'
   | 'id'
   | 'identifier'
   | 'orderNumber'
@@ -27,7 +28,7 @@ export type NewOrder = Omit<
   | 'refundedAmountUsd'
   | 'createdAt'
   | 'updatedAt'
->;
+> & { currencyRateDate?: string | null };
 
 export type NewOrderItem = Pick<
   OrderItem,

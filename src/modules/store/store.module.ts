@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CurrencyModule } from '../currency/currency.module';
 import { StoreController } from './store.controller';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
@@ -7,7 +8,7 @@ import { StoreSerializer } from './store.serializer';
 import { StoreService } from './store.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Store])],
+  imports: [TypeOrmModule.forFeature([Store]), CurrencyModule],
   controllers: [StoreController],
   providers: [StoreRepository, StoreService, StoreSerializer],
   exports: [StoreService],

@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock';
 import { Principal } from '../../http/auth/principal';
 import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
+import { ExchangeRates } from '../currency/exchange-rates.service';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
 import {
@@ -97,6 +98,7 @@ export class StoreService {
   constructor(
     private readonly stores: StoreRepository,
     private readonly clock: Clock,
+    private readonly rates: ExchangeRates,
     // The order module supplies sales figures; without it no order can exist.
     @Optional()
     @Inject(STORE_SALES_SOURCE)
@@ -104,7 +106,7 @@ export class StoreService {
   ) {}
 
   async create(input: NewStore): Promise<Store> {
-    const fields = validateStoreFields(input);
+    const fields = this.validate(input);
     const name = fields.name ?? '';
     if (!name) throw AppError.attribute('name', 'The name is required.');
     const slug =
@@ -133,7 +135,7 @@ export class StoreService {
   ): Promise<StoreView> {
     const store = await this.findOwned(principal.userId, id);
     if (!store) throw AppError.notFound();
-    const fields = validateStoreFields(changes);
+    const fields = this.validate(changes);
     if (fields.slug !== undefined && fields.slug !== store.slug)
       store.slug = await this.takenCheck(fields.slug);
     if (fields.name !== undefined) store.name = fields.name;
@@ -211,6 +213,17 @@ export class StoreService {
       ...store,
       sales: figures.get(store.id) ?? NO_SALES,
     }));
+  }
+
+  /** The field rules, plus: a store sells only in a currency it can price in USD. */
+  private validate(input: StoreChanges): StoreChanges {
+    const fields = validateStoreFields(input);
+    if (fields.currency !== undefined && !this.rates.supports(fields.currency))
+      throw AppError.attribute(
+        'currency',
+        `No USD exchange rate is known for ${fields.currency}, so a store cannot sell in it; an operator can add one with CURRENCY_RATES.`,
+      );
+    return fields;
   }
 
   private async takenCheck(slug: string): Promise<string> {
