@@ -113,14 +113,17 @@ describe('checkouts and the hosted checkout', () => {
       subtotal: 1999,
       discount_total: 0,
       tax: 400,
+      setup_fee: 0,
       total: 2399,
       subtotal_usd: 1999,
       discount_total_usd: 0,
       tax_usd: 400,
+      setup_fee_usd: 0,
       total_usd: 2399,
       subtotal_formatted: '$19.99',
       discount_total_formatted: '$0.00',
       tax_formatted: '$4.00',
+      setup_fee_formatted: '$0.00',
       total_formatted: '$23.99',
     });
     expect(checkout.attributes.created_at).toMatch(TIMESTAMP);
@@ -228,6 +231,87 @@ describe('checkouts and the hosted checkout', () => {
       );
       const list = await listCheckouts({ filter: { storeId } });
       expect(list.data?.data.map((c) => c.id)).toContain(id);
+    } finally {
+      restore();
+    }
+  });
+
+  it('previews with the 17 keys of the SDK’s Preview type, the setup fee as the order charges it', async () => {
+    const { variantId: plan } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      {
+        category: 'subscription',
+        renewal_interval_unit: 'month',
+        renewal_interval_quantity: 1,
+        unit_price: 1000,
+        setup_fee_enabled: true,
+        setup_fee: 500,
+      },
+      { name: 'Setup Plan' },
+    );
+    const restore = useSdkAgainst(t.baseUrl, merchant.testKey);
+    try {
+      const created = await createCheckout(storeId, plan, {
+        checkoutData: {
+          email: 'setup@example.com',
+          billingAddress: { country: 'GB' },
+        },
+        preview: true,
+      });
+      expect(created.error).toBeNull();
+      const { preview, url } = created.data!.data.attributes;
+      // The SDK's own tests count these keys; its type lists all 17.
+      expect(Object.keys(preview).sort()).toEqual(
+        [
+          'currency',
+          'currency_rate',
+          'subtotal',
+          'discount_total',
+          'tax',
+          'setup_fee',
+          'total',
+          'subtotal_usd',
+          'discount_total_usd',
+          'tax_usd',
+          'setup_fee_usd',
+          'total_usd',
+          'subtotal_formatted',
+          'discount_total_formatted',
+          'tax_formatted',
+          'setup_fee_formatted',
+          'total_formatted',
+        ].sort(),
+      );
+      // 20 % VAT on the plan and its setup fee.
+      expect(preview).toEqual({
+        currency: 'USD',
+        currency_rate: 1,
+        subtotal: 1000,
+        discount_total: 0,
+        tax: 300,
+        setup_fee: 500,
+        total: 1800,
+        subtotal_usd: 1000,
+        discount_total_usd: 0,
+        tax_usd: 300,
+        setup_fee_usd: 500,
+        total_usd: 1800,
+        subtotal_formatted: '$10.00',
+        discount_total_formatted: '$0.00',
+        tax_formatted: '$3.00',
+        setup_fee_formatted: '$5.00',
+        total_formatted: '$18.00',
+      });
+      // The order the checkout makes charges what the preview said.
+      const order = await buy(t.baseUrl, url, {
+        billing_address: { country: 'GB' },
+      }).expect(201);
+      const charged = order.body.data.attributes;
+      for (const key of ['subtotal', 'tax', 'setup_fee', 'total'] as const)
+        expect(charged[key]).toBe(preview[key]);
+      expect(charged.setup_fee_formatted).toBe(preview.setup_fee_formatted);
     } finally {
       restore();
     }
