@@ -347,7 +347,8 @@ describe('billing: a subscription from purchase to expiry', () => {
       })
       .expect(422);
 
-    // A partial refund of the last renewal.
+    // A partial refund of the last renewal keeps it paid (spec 3: pending,
+    // paid, void, refunded), as on orders; the rest makes it refunded.
     events = await eventCount();
     const lastRenewal = (await invoicesOf(id)).find(
       (i) => i.billing_reason === 'renewal',
@@ -355,9 +356,13 @@ describe('billing: a subscription from purchase to expiry', () => {
     const refund = await issueSubscriptionInvoiceRefund(lastRenewal.id, 1500);
     expect(refund.error).toBeNull();
     expect(refund.data!.data.attributes).toMatchObject({
-      status: 'partial_refund',
-      refunded: true,
+      status: 'paid',
+      status_formatted: 'Paid',
+      refunded: false,
+      refunded_at: null,
       refunded_amount: 1500,
+      refunded_amount_usd: 1500,
+      refunded_amount_formatted: '$15.00',
     });
     expect(await eventNames(events)).toEqual(['subscription_payment_refunded']);
     const again = await getSubscriptionInvoice(lastRenewal.id);
@@ -371,6 +376,29 @@ describe('billing: a subscription from purchase to expiry', () => {
         },
       })
       .expect(422);
+    const refundedOnes = () =>
+      listSubscriptionInvoices({
+        filter: { subscriptionId: id, refunded: true },
+      });
+    expect((await refundedOnes()).data!.data).toEqual([]);
+    const rest = Number(lastRenewal.total) - 1500;
+    const full = await issueSubscriptionInvoiceRefund(lastRenewal.id, rest);
+    expect(full.error).toBeNull();
+    expect(full.data!.data.attributes).toMatchObject({
+      status: 'refunded',
+      status_formatted: 'Refunded',
+      refunded: true,
+      refunded_amount: lastRenewal.total,
+      refunded_amount_usd: lastRenewal.total_usd,
+    });
+    expect(full.data!.data.attributes.refunded_at).toMatch(/Z$/);
+    expect(await eventNames(events)).toEqual([
+      'subscription_payment_refunded',
+      'subscription_payment_refunded',
+    ]);
+    expect((await refundedOnes()).data!.data.map((i) => i.id)).toEqual([
+      lastRenewal.id,
+    ]);
   }, 120_000);
 
   it('meters usage exactly under parallel clients and bills it at renewal', async () => {

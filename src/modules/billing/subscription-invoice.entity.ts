@@ -8,8 +8,7 @@ import {
 import type { InvoiceLineRecord } from './invoice-lines';
 
 export type BillingReason = 'initial' | 'renewal' | 'updated';
-export type InvoiceStatus =
-  'pending' | 'paid' | 'void' | 'refunded' | 'partial_refund';
+export type InvoiceStatus = 'pending' | 'paid' | 'void' | 'refunded';
 
 @Entity('subscription_invoices')
 export class SubscriptionInvoice {

@@ -41,10 +41,11 @@ export class SubscriptionInvoiceRepository {
     const { refunded, ...filters } = query.filters;
     applyFilters(builder, 'invoice', filters, {});
     if (refunded !== undefined) {
+      // Refunded means fully refunded: a partial refund keeps `paid`.
       builder.andWhere(
         refunded
-          ? "invoice.status IN ('refunded', 'partial_refund')"
-          : "invoice.status NOT IN ('refunded', 'partial_refund')",
+          ? "invoice.status = 'refunded'"
+          : "invoice.status <> 'refunded'",
       );
     }
     return pageOf(builder, 'invoice', query, principal);
