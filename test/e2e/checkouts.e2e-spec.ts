@@ -2,8 +2,13 @@ import request from 'supertest';
 import {
   createCheckout,
   getCheckout,
+  getOrder,
+  getSubscriptionInvoice,
   listCheckouts,
+  listSubscriptionInvoices,
 } from '@lemonsqueezy/lemonsqueezy.js';
+import { StoreService } from '../../src/modules/store/store.service';
+import { outboxEvents } from '../support/billing';
 import { buy, buyNowUrl } from '../support/commerce';
 import {
   createMerchant,
@@ -315,6 +320,81 @@ describe('checkouts and the hosted checkout', () => {
     } finally {
       restore();
     }
+  });
+
+  it('gives currency_rate and tax_rate as numbers on previews, orders, subscription invoices and their webhook payloads', async () => {
+    const euro = await t.app.get(StoreService).create({
+      userId: merchant.userId,
+      name: 'Euro Store',
+      currency: 'EUR',
+      country: 'DE',
+    });
+    const { variantId: plan } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      euro.id,
+      {
+        category: 'subscription',
+        renewal_interval_unit: 'month',
+        renewal_interval_quantity: 1,
+        unit_price: 1000,
+      },
+    );
+    const restore = useSdkAgainst(t.baseUrl, merchant.testKey);
+    try {
+      const checkout = await createCheckout(euro.id, plan, {
+        checkoutData: { billingAddress: { country: 'GB' } },
+        preview: true,
+      });
+      expect(checkout.error).toBeNull();
+      const { preview, url } = checkout.data!.data.attributes;
+      expect(preview.currency_rate).toBe(1.1);
+      const taxed = await buy(t.baseUrl, url, {
+        billing_address: { country: 'GB' },
+      }).expect(201);
+      const order = await getOrder(taxed.body.data.id as string);
+      expect(order.error).toBeNull();
+      const attributes = order.data!.data.attributes;
+      expect(typeof attributes.currency_rate).toBe('number');
+      expect(typeof attributes.tax_rate).toBe('number');
+      expect(attributes).toMatchObject({
+        currency_rate: 1.1,
+        tax_name: 'VAT',
+        tax_rate: 20,
+      });
+      const invoices = await listSubscriptionInvoices({
+        filter: { storeId: euro.id },
+      });
+      const invoice = await getSubscriptionInvoice(invoices.data!.data[0].id);
+      expect(invoice.error).toBeNull();
+      expect(typeof invoice.data!.data.attributes.currency_rate).toBe('number');
+      expect(invoice.data!.data.attributes.currency_rate).toBe(1.1);
+
+      // Without tax: the rate is still a number, 0, and tax_name is null.
+      const untaxed = await buy(t.baseUrl, url).expect(201);
+      const plain = (await getOrder(untaxed.body.data.id as string)).data!.data
+        .attributes;
+      expect(plain).toMatchObject({ tax_name: null, tax_rate: 0 });
+    } finally {
+      restore();
+    }
+    // Webhook payloads are the same documents.
+    const events = await outboxEvents(t.app, euro.id);
+    const rated = events.filter(
+      (e) => e.type === 'orders' || e.type === 'subscription-invoices',
+    );
+    expect(rated.map((e) => e.name)).toEqual([
+      'order_created',
+      'subscription_payment_success',
+      'order_created',
+      'subscription_payment_success',
+    ]);
+    for (const event of rated) expect(event.attributes.currency_rate).toBe(1.1);
+    expect(
+      events
+        .filter((e) => e.type === 'orders')
+        .map((e) => e.attributes.tax_rate),
+    ).toEqual([20, 0]);
   });
 
   it('refuses bad checkouts with clear 4xx', async () => {
