@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { isCountryCode } from '../../common/country-codes';
 import { Clock } from '../../common/clock';
@@ -7,13 +7,7 @@ import { ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
-import {
-  NO_SALES,
-  STORE_SALES_SOURCE,
-  StoreSales,
-  StoreSalesSource,
-  StoreView,
-} from './store-sales';
+import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -97,10 +91,7 @@ export class StoreService {
   constructor(
     private readonly stores: StoreRepository,
     private readonly clock: Clock,
-    // The order module supplies sales figures; without it no order can exist.
-    @Optional()
-    @Inject(STORE_SALES_SOURCE)
-    private readonly sales: StoreSalesSource | null,
+    private readonly sales: StoreSalesSources,
   ) {}
 
   async create(input: NewStore): Promise<Store> {
@@ -198,13 +189,11 @@ export class StoreService {
     principal: Principal,
     stores: Store[],
   ): Promise<StoreView[]> {
-    const figures: Map<number, StoreSales> = this.sales
-      ? await this.sales.salesByStore(
-          stores.map((s) => s.id),
-          principal.testMode,
-          this.clock.now(),
-        )
-      : new Map();
+    const figures = await this.sales.salesByStore(
+      stores.map((s) => s.id),
+      principal.testMode,
+      this.clock.now(),
+    );
     // A plain view object is what the serializer reads; no entity methods are needed.
     return stores.map((store) => ({
       // oxlint-disable-next-line typescript/no-misused-spread
