@@ -109,7 +109,6 @@ const ORDER_STATUS: Record<string, string> = {
   failed: 'Failed',
   paid: 'Paid',
   refunded: 'Refunded',
-  partial_refund: 'Partial refund',
 };
 
 function orderObject(order: Row, item: Row | undefined) {

@@ -4,7 +4,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import {
   cancelSubscription,
+  createCheckout,
   createUsageRecord,
+  getOrder,
   getSubscription,
   getSubscriptionInvoice,
   getSubscriptionItemCurrentUsage,
@@ -22,6 +24,7 @@ import { buy, buyNowUrl, pathOf } from '../support/commerce';
 import {
   createMerchant,
   createPrice,
+  createPricedProduct,
   createProduct,
   createVariant,
   Merchant,
@@ -344,7 +347,8 @@ describe('billing: a subscription from purchase to expiry', () => {
       })
       .expect(422);
 
-    // A partial refund of the last renewal.
+    // A partial refund of the last renewal keeps it paid (spec 3: pending,
+    // paid, void, refunded), as on orders; the rest makes it refunded.
     events = await eventCount();
     const lastRenewal = (await invoicesOf(id)).find(
       (i) => i.billing_reason === 'renewal',
@@ -352,9 +356,13 @@ describe('billing: a subscription from purchase to expiry', () => {
     const refund = await issueSubscriptionInvoiceRefund(lastRenewal.id, 1500);
     expect(refund.error).toBeNull();
     expect(refund.data!.data.attributes).toMatchObject({
-      status: 'partial_refund',
-      refunded: true,
+      status: 'paid',
+      status_formatted: 'Paid',
+      refunded: false,
+      refunded_at: null,
       refunded_amount: 1500,
+      refunded_amount_usd: 1500,
+      refunded_amount_formatted: '$15.00',
     });
     expect(await eventNames(events)).toEqual(['subscription_payment_refunded']);
     const again = await getSubscriptionInvoice(lastRenewal.id);
@@ -368,6 +376,29 @@ describe('billing: a subscription from purchase to expiry', () => {
         },
       })
       .expect(422);
+    const refundedOnes = () =>
+      listSubscriptionInvoices({
+        filter: { subscriptionId: id, refunded: true },
+      });
+    expect((await refundedOnes()).data!.data).toEqual([]);
+    const rest = Number(lastRenewal.total) - 1500;
+    const full = await issueSubscriptionInvoiceRefund(lastRenewal.id, rest);
+    expect(full.error).toBeNull();
+    expect(full.data!.data.attributes).toMatchObject({
+      status: 'refunded',
+      status_formatted: 'Refunded',
+      refunded: true,
+      refunded_amount: lastRenewal.total,
+      refunded_amount_usd: lastRenewal.total_usd,
+    });
+    expect(full.data!.data.attributes.refunded_at).toMatch(/Z$/);
+    expect(await eventNames(events)).toEqual([
+      'subscription_payment_refunded',
+      'subscription_payment_refunded',
+    ]);
+    expect((await refundedOnes()).data!.data.map((i) => i.id)).toEqual([
+      lastRenewal.id,
+    ]);
   }, 120_000);
 
   it('meters usage exactly under parallel clients and bills it at renewal', async () => {
@@ -500,6 +531,107 @@ describe('billing: a subscription from purchase to expiry', () => {
     });
     expect(after.data!.meta.page.total).toBe(1002);
   }, 180_000);
+
+  it('charges a metered plan nothing but its setup fee at signup, and bills the usage at the first renewal', async () => {
+    setNow(at('2027-01-10T12:00:00Z'));
+    const metered = {
+      category: 'subscription',
+      renewal_interval_unit: 'month',
+      renewal_interval_quantity: 1,
+      unit_price: 10,
+      usage_aggregation: 'sum',
+    };
+    const signUp = async (price: Attributes) => {
+      const { variantId } = await createPricedProduct(
+        t.baseUrl,
+        merchant.testKey,
+        storeId,
+        price,
+      );
+      const checkout = await createCheckout(storeId, variantId, {
+        checkoutData: { email: 'metered@example.com' },
+        preview: true,
+      });
+      expect(checkout.error).toBeNull();
+      const { preview, url } = checkout.data!.data.attributes;
+      const bought = await buy(t.baseUrl, url).expect(201);
+      const orderId = bought.body.data.id as string;
+      const order = await getOrder(orderId);
+      expect(order.error).toBeNull();
+      const subscriptionId = (
+        await api().get(`/v1/subscriptions?filter[order_id]=${orderId}`)
+      ).body.data[0].id as string;
+      return {
+        preview,
+        order: order.data!.data.attributes as unknown as Attributes,
+        subscriptionId,
+      };
+    };
+
+    // 10¢ a unit, billed in arrears: nothing is due at signup.
+    const plain = await signUp(metered);
+    expect(plain.preview).toMatchObject({
+      subtotal: 0,
+      setup_fee: 0,
+      total: 0,
+    });
+    expect(plain.order).toMatchObject({
+      subtotal: 0,
+      total: 0,
+      status: 'paid',
+    });
+    // One subscription bought; its unit price is charged per unit used.
+    expect(plain.order.first_order_item).toMatchObject({
+      quantity: 1,
+      price: 0,
+    });
+    const s = await attributesOf(plain.subscriptionId);
+    expect(s.first_subscription_item).toMatchObject({
+      quantity: 0,
+      is_usage_based: true,
+    });
+    const [initial] = await invoicesOf(plain.subscriptionId);
+    expect(initial).toMatchObject({
+      billing_reason: 'initial',
+      subtotal: 0,
+      total: 0,
+      status: 'paid',
+    });
+
+    // With a setup fee, the setup fee alone is due.
+    const withFee = await signUp({
+      ...metered,
+      setup_fee_enabled: true,
+      setup_fee: 250,
+    });
+    expect(withFee.preview).toMatchObject({
+      subtotal: 0,
+      setup_fee: 250,
+      total: 250,
+    });
+    expect(withFee.order).toMatchObject({
+      subtotal: 0,
+      setup_fee: 250,
+      total: 250,
+    });
+    const [feeInvoice] = await invoicesOf(withFee.subscriptionId);
+    expect(feeInvoice).toMatchObject({ billing_reason: 'initial', total: 250 });
+
+    // The first renewal bills the period's usage: 7 units × 10¢.
+    const itemId = String((s.first_subscription_item as Attributes).id);
+    expect(
+      (await createUsageRecord({ subscriptionItemId: itemId, quantity: 7 }))
+        .statusCode,
+    ).toBe(201);
+    await sweep('2027-02-10T12:00:00Z');
+    const [renewal] = await invoicesOf(plain.subscriptionId);
+    expect(renewal).toMatchObject({
+      billing_reason: 'renewal',
+      subtotal: 70,
+      total: 70,
+      status: 'paid',
+    });
+  });
 
   it('refuses what the spec refuses and hides other modes', async () => {
     setNow(at('2027-01-10T12:00:00Z'));

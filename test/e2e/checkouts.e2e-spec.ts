@@ -2,8 +2,13 @@ import request from 'supertest';
 import {
   createCheckout,
   getCheckout,
+  getOrder,
+  getSubscriptionInvoice,
   listCheckouts,
+  listSubscriptionInvoices,
 } from '@lemonsqueezy/lemonsqueezy.js';
+import { StoreService } from '../../src/modules/store/store.service';
+import { outboxEvents } from '../support/billing';
 import { buy, buyNowUrl } from '../support/commerce';
 import {
   createMerchant,
@@ -113,14 +118,17 @@ describe('checkouts and the hosted checkout', () => {
       subtotal: 1999,
       discount_total: 0,
       tax: 400,
+      setup_fee: 0,
       total: 2399,
       subtotal_usd: 1999,
       discount_total_usd: 0,
       tax_usd: 400,
+      setup_fee_usd: 0,
       total_usd: 2399,
       subtotal_formatted: '$19.99',
       discount_total_formatted: '$0.00',
       tax_formatted: '$4.00',
+      setup_fee_formatted: '$0.00',
       total_formatted: '$23.99',
     });
     expect(checkout.attributes.created_at).toMatch(TIMESTAMP);
@@ -231,6 +239,162 @@ describe('checkouts and the hosted checkout', () => {
     } finally {
       restore();
     }
+  });
+
+  it('previews with the 17 keys of the SDK’s Preview type, the setup fee as the order charges it', async () => {
+    const { variantId: plan } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      {
+        category: 'subscription',
+        renewal_interval_unit: 'month',
+        renewal_interval_quantity: 1,
+        unit_price: 1000,
+        setup_fee_enabled: true,
+        setup_fee: 500,
+      },
+      { name: 'Setup Plan' },
+    );
+    const restore = useSdkAgainst(t.baseUrl, merchant.testKey);
+    try {
+      const created = await createCheckout(storeId, plan, {
+        checkoutData: {
+          email: 'setup@example.com',
+          billingAddress: { country: 'GB' },
+        },
+        preview: true,
+      });
+      expect(created.error).toBeNull();
+      const { preview, url } = created.data!.data.attributes;
+      // The SDK's own tests count these keys; its type lists all 17.
+      expect(Object.keys(preview).sort()).toEqual(
+        [
+          'currency',
+          'currency_rate',
+          'subtotal',
+          'discount_total',
+          'tax',
+          'setup_fee',
+          'total',
+          'subtotal_usd',
+          'discount_total_usd',
+          'tax_usd',
+          'setup_fee_usd',
+          'total_usd',
+          'subtotal_formatted',
+          'discount_total_formatted',
+          'tax_formatted',
+          'setup_fee_formatted',
+          'total_formatted',
+        ].sort(),
+      );
+      // 20 % VAT on the plan and its setup fee.
+      expect(preview).toEqual({
+        currency: 'USD',
+        currency_rate: 1,
+        subtotal: 1000,
+        discount_total: 0,
+        tax: 300,
+        setup_fee: 500,
+        total: 1800,
+        subtotal_usd: 1000,
+        discount_total_usd: 0,
+        tax_usd: 300,
+        setup_fee_usd: 500,
+        total_usd: 1800,
+        subtotal_formatted: '$10.00',
+        discount_total_formatted: '$0.00',
+        tax_formatted: '$3.00',
+        setup_fee_formatted: '$5.00',
+        total_formatted: '$18.00',
+      });
+      // The order the checkout makes charges what the preview said.
+      const order = await buy(t.baseUrl, url, {
+        billing_address: { country: 'GB' },
+      }).expect(201);
+      const charged = order.body.data.attributes;
+      for (const key of ['subtotal', 'tax', 'setup_fee', 'total'] as const)
+        expect(charged[key]).toBe(preview[key]);
+      expect(charged.setup_fee_formatted).toBe(preview.setup_fee_formatted);
+    } finally {
+      restore();
+    }
+  });
+
+  it('gives currency_rate and tax_rate as numbers on previews, orders, subscription invoices and their webhook payloads', async () => {
+    const euro = await t.app.get(StoreService).create({
+      userId: merchant.userId,
+      name: 'Euro Store',
+      currency: 'EUR',
+      country: 'DE',
+    });
+    const { variantId: plan } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      euro.id,
+      {
+        category: 'subscription',
+        renewal_interval_unit: 'month',
+        renewal_interval_quantity: 1,
+        unit_price: 1000,
+      },
+    );
+    const restore = useSdkAgainst(t.baseUrl, merchant.testKey);
+    try {
+      const checkout = await createCheckout(euro.id, plan, {
+        checkoutData: { billingAddress: { country: 'GB' } },
+        preview: true,
+      });
+      expect(checkout.error).toBeNull();
+      const { preview, url } = checkout.data!.data.attributes;
+      expect(preview.currency_rate).toBe(1.1);
+      const taxed = await buy(t.baseUrl, url, {
+        billing_address: { country: 'GB' },
+      }).expect(201);
+      const order = await getOrder(taxed.body.data.id as string);
+      expect(order.error).toBeNull();
+      const attributes = order.data!.data.attributes;
+      expect(typeof attributes.currency_rate).toBe('number');
+      expect(typeof attributes.tax_rate).toBe('number');
+      expect(attributes).toMatchObject({
+        currency_rate: 1.1,
+        tax_name: 'VAT',
+        tax_rate: 20,
+      });
+      const invoices = await listSubscriptionInvoices({
+        filter: { storeId: euro.id },
+      });
+      const invoice = await getSubscriptionInvoice(invoices.data!.data[0].id);
+      expect(invoice.error).toBeNull();
+      expect(typeof invoice.data!.data.attributes.currency_rate).toBe('number');
+      expect(invoice.data!.data.attributes.currency_rate).toBe(1.1);
+
+      // Without tax: the rate is still a number, 0, and tax_name is null.
+      const untaxed = await buy(t.baseUrl, url).expect(201);
+      const plain = (await getOrder(untaxed.body.data.id as string)).data!.data
+        .attributes;
+      expect(plain).toMatchObject({ tax_name: null, tax_rate: 0 });
+    } finally {
+      restore();
+    }
+    // Webhook payloads are the same documents.
+    const events = await outboxEvents(t.app, euro.id);
+    const rated = events.filter(
+      (e) => e.type === 'orders' || e.type === 'subscription-invoices',
+    );
+    expect(rated.map((e) => e.name)).toEqual([
+      'order_created',
+      'subscription_payment_success',
+      'order_created',
+      'subscription_payment_success',
+    ]);
+    for (const event of rated) expect(event.attributes.currency_rate).toBe(1.1);
+    expect(
+      events
+        .filter((e) => e.type === 'orders')
+        .map((e) => e.attributes.tax_rate),
+    ).toEqual([20, 0]);
   });
 
   it('refuses bad checkouts with clear 4xx', async () => {

@@ -9,6 +9,7 @@ import {
   listOrderItems,
   listOrders,
 } from '@lemonsqueezy/lemonsqueezy.js';
+import { buySubscription } from '../support/billing';
 import { buy, buyNowUrl, DECLINED_CARD, pathOf } from '../support/commerce';
 import {
   createMerchant,
@@ -16,6 +17,7 @@ import {
   Merchant,
 } from '../support/factories';
 import { EntityRows } from '../../src/database/entity-rows';
+import { RefundStatus1764100000000 } from '../../src/database/migrations/1764100000000-refund-status';
 import { Order } from '../../src/modules/order/order.entity';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -80,7 +82,10 @@ describe('orders, order items and refunds', () => {
         `SELECT data, data::text AS text FROM webhook_events WHERE name = $1 ORDER BY id`,
         [name],
       )
-    ).rows as { data: { id: string }; text: string }[];
+    ).rows as {
+      data: { id: string; attributes: Record<string, unknown> };
+      text: string;
+    }[];
 
   it('buys through buy_now_url and shows the order with all 38 attributes', async () => {
     expect(buyUrl).toMatch(/\/checkout\/buy\/[0-9a-f-]{36}$/);
@@ -284,36 +289,65 @@ describe('orders, order items and refunds', () => {
     expect(await count('orders')).toBe(orders);
   });
 
-  it('refunds partially, then fully, and refuses more', async () => {
+  it('refunds in parts through the SDK: paid until the whole remainder is refunded', async () => {
     const bought = await buy(t.baseUrl, buyUrl, {
       email: 'refund@example.com',
     }).expect(201);
     const id = bought.body.data.id as string;
-    const partial = await refund(id, { amount: 1000 }).expect(200);
-    expect(partial.body.data.attributes).toMatchObject({
-      status: 'partial_refund',
-      status_formatted: 'Partial refund',
-      refunded: false,
-      refunded_amount: 1000,
-      refunded_amount_usd: 1000,
-      refunded_amount_formatted: '$10.00',
-    });
-    const over = await refund(id, { amount: 1501 }).expect(422);
+    const restore = useSdkAgainst(t.baseUrl, merchant.testKey);
+    try {
+      // A partial refund leaves a paid order (spec 3: pending, failed, paid,
+      // refunded) that records what went back.
+      const partial = await issueOrderRefund(id, 1000);
+      expect(partial.error).toBeNull();
+      expect(partial.data!.data.attributes).toMatchObject({
+        status: 'paid',
+        status_formatted: 'Paid',
+        refunded: false,
+        refunded_at: null,
+        refunded_amount: 1000,
+        refunded_amount_usd: 1000,
+        refunded_amount_formatted: '$10.00',
+      });
+      const second = await issueOrderRefund(id, 500);
+      expect(second.data!.data.attributes).toMatchObject({
+        status: 'paid',
+        refunded: false,
+        refunded_amount: 1500,
+      });
+    } finally {
+      restore();
+    }
+    const over = await refund(id, { amount: 1001 }).expect(422);
     expect(over.body.errors[0].source).toEqual({
       pointer: '/data/attributes/amount',
     });
     await refund(id, { amount: -5 }).expect(422);
     await refund(id, { amount: 'ten' }).expect(422);
+    // The whole remainder (the amount left out) makes it refunded.
     const full = await refund(id).expect(200);
     expect(full.body.data.attributes).toMatchObject({
       status: 'refunded',
+      status_formatted: 'Refunded',
       refunded: true,
       refunded_amount: 2500,
+      refunded_amount_usd: 2500,
     });
     expect(full.body.data.attributes.refunded_at).not.toBeNull();
     await refund(id, { amount: 1 }).expect(422);
+    // order_refunded on every refund, carrying the order as it then was.
     const refunds = await events('order_refunded');
-    expect(refunds.map((e) => e.data.id)).toEqual([id, id]);
+    expect(refunds.map((e) => e.data.id)).toEqual([id, id, id]);
+    expect(
+      refunds.map((e) => [
+        e.data.attributes.status,
+        e.data.attributes.refunded_amount,
+      ]),
+    ).toEqual([
+      ['paid', 1000],
+      ['paid', 1500],
+      ['refunded', 2500],
+    ]);
     // Another merchant cannot refund it.
     await request(t.baseUrl)
       .post(`/v1/orders/${id}/refund`)
@@ -577,5 +611,80 @@ describe('orders, order items and refunds', () => {
     const loaded = await orders.findOneByOrFail({ id: inserted.id });
     expect(loaded).toEqual({ ...values, id: inserted.id, orderNumber: -1 });
     await db.query(`DELETE FROM orders WHERE id = $1`, [inserted.id]);
+  });
+
+  it('migrates stored partial refunds to paid, and back', async () => {
+    const { orderId, subscription } = await buySubscription(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 2000 },
+    );
+    await refund(orderId, { amount: 500 }).expect(200);
+    const invoiceId = (
+      await get(
+        `/v1/subscription-invoices?filter[subscription_id]=${subscription.id}`,
+      ).expect(200)
+    ).body.data[0].id as string;
+    await request(t.baseUrl)
+      .post(`/v1/subscription-invoices/${invoiceId}/refund`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: {
+            type: 'subscription-invoices',
+            id: invoiceId,
+            attributes: { amount: 700 },
+          },
+        }),
+      )
+      .expect(200);
+    const rows = async () => [
+      (
+        await db.query(
+          `SELECT status, refunded_at, refunded_amount FROM orders WHERE id = $1`,
+          [orderId],
+        )
+      ).rows[0],
+      (
+        await db.query(
+          `SELECT status, refunded_at, refunded_amount FROM subscription_invoices WHERE id = $1`,
+          [invoiceId],
+        )
+      ).rows[0],
+    ];
+    const migration = new RefundStatus1764100000000();
+    const runner = t.app.get(DataSource).createQueryRunner();
+    try {
+      await migration.down(runner);
+      expect(await rows()).toEqual([
+        { status: 'partial_refund', refunded_at: null, refunded_amount: 500 },
+        { status: 'partial_refund', refunded_at: null, refunded_amount: 700 },
+      ]);
+      // The old code set an invoice's refunded_at on any refund.
+      await db.query(
+        `UPDATE subscription_invoices SET refunded_at = now() WHERE id = $1`,
+        [invoiceId],
+      );
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await rows()).toEqual([
+      { status: 'paid', refunded_at: null, refunded_amount: 500 },
+      { status: 'paid', refunded_at: null, refunded_amount: 700 },
+    ]);
+    await expect(
+      db.query(`UPDATE orders SET status = 'partial_refund' WHERE id = $1`, [
+        orderId,
+      ]),
+    ).rejects.toMatchObject({ code: '23514' });
+    await expect(
+      db.query(
+        `UPDATE subscription_invoices SET refunded_at = now() WHERE id = $1`,
+        [invoiceId],
+      ),
+    ).rejects.toMatchObject({ code: '23514' });
   });
 });

@@ -10,6 +10,8 @@ import { SubscriptionInvoiceLines1763970000000 } from './1763970000000-subscript
 import { OrderNumbering1763980000000 } from './1763980000000-order-numbering';
 import { WebhookDueIndex1763990000000 } from './1763990000000-webhook-due-index';
 import { ExchangeRates1764000000000 } from './1764000000000-exchange-rates';
+import { RefundStatus1764100000000 } from './1764100000000-refund-status';
+import { SubscriptionInvoiceCustomerIndex1764110000000 } from './1764110000000-subscription-invoice-customer-index';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -25,4 +27,6 @@ export const migrations = [
   OrderNumbering1763980000000,
   WebhookDueIndex1763990000000,
   ExchangeRates1764000000000,
+  RefundStatus1764100000000,
+  SubscriptionInvoiceCustomerIndex1764110000000,
 ];

@@ -11,6 +11,7 @@ import { PaymentModule } from '../payment/payment.module';
 import { StoreModule } from '../store/store.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { BillingPayments } from './billing-payments';
+import { InvoiceRevenue } from './invoice-revenue';
 import { BILLING_RENEWAL_QUEUE } from './renewal.queue';
 import { RenewalService } from './renewal.service';
 import {
@@ -88,6 +89,7 @@ import { UsageRecordService } from './usage-record.service';
     SubscriptionInvoiceSource,
     SubscriptionPurchaseExtension,
     SubscriptionCustomerActivity,
+    InvoiceRevenue,
     // License keys of a subscription expire with it.
     { provide: SUBSCRIPTION_END_FOLLOWER, useExisting: LicenseKeyService },
   ],

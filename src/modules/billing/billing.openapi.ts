@@ -93,7 +93,7 @@ export const billingOpenApi: OpenApiContribution = {
         card_last_four: str('Empty for non-card payments.'),
         currency: str(),
         currency_rate: num('1 for USD, else the rate to USD at payment.'),
-        status: oneOf('pending', 'paid', 'void', 'refunded', 'partial_refund'),
+        status: oneOf('pending', 'paid', 'void', 'refunded'),
         status_formatted: str(),
         refunded: bool(),
         refunded_at: nullable(ts()),
@@ -190,6 +190,8 @@ export const billingOpenApi: OpenApiContribution = {
     },
     'POST /v1/subscription-invoices/{id}/refund': {
       summary: 'Refund a subscription invoice',
+      description:
+        'Refunds `amount` cents (the whole remainder when omitted); fires `subscription_payment_refunded`. A partial refund keeps `status: paid` and raises `refunded_amount`; the refund of the whole remainder sets `status: refunded`, `refunded: true` and `refunded_at`.',
     },
   },
 };

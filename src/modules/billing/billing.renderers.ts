@@ -138,7 +138,6 @@ export const INVOICE_STATUS_FORMATTED: Record<InvoiceStatus, string> = {
   paid: 'Paid',
   void: 'Void',
   refunded: 'Refunded',
-  partial_refund: 'Partial refund',
 };
 
 /** JSON:API `subscription-invoices`: 34 attributes (reference section 4). */
@@ -171,7 +170,8 @@ export const SUBSCRIPTION_INVOICE_RENDERER: ResourceRenderer<InvoiceView> = {
       currency_rate: Number(i.currencyRate),
       status: i.status,
       status_formatted: INVOICE_STATUS_FORMATTED[i.status],
-      refunded: i.refundedAmount > 0,
+      // Fully refunded, as on orders; a partial refund shows in refunded_amount.
+      refunded: i.status === 'refunded',
       refunded_at: formatTimestamp(i.refundedAt),
       subtotal: i.subtotal,
       discount_total: i.discountTotal,

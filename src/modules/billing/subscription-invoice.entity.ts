@@ -9,8 +9,7 @@ import type { InvoiceLineRecord } from './invoice-lines';
 import { dateOnly } from '../../common/date-only';
 
 export type BillingReason = 'initial' | 'renewal' | 'updated';
-export type InvoiceStatus =
-  'pending' | 'paid' | 'void' | 'refunded' | 'partial_refund';
+export type InvoiceStatus = 'pending' | 'paid' | 'void' | 'refunded';
 
 @Entity('subscription_invoices')
 export class SubscriptionInvoice {

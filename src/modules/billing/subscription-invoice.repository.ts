@@ -7,6 +7,17 @@ import { Page } from '../../http/json-api/resource';
 import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
 import { SubscriptionInvoice } from './subscription-invoice.entity';
 
+/**
+ * What an invoice adds to revenue, in USD cents: a paid charge less its
+ * refunds. The initial invoice is the first order's charge, which the order
+ * counts: only the refunds issued on it come off.
+ */
+const NET_REVENUE_USD = `CASE WHEN billing_reason = 'initial' THEN -refunded_amount_usd
+  ELSE total_usd - refunded_amount_usd END`;
+
+/** Invoices that took money: paid ones, partly refunded or not, and refunded ones. */
+const CHARGED = `status IN ('paid', 'refunded')`;
+
 /** Every query for subscription invoices. */
 @Injectable()
 export class SubscriptionInvoiceRepository {
@@ -41,10 +52,11 @@ export class SubscriptionInvoiceRepository {
     const { refunded, ...filters } = query.filters;
     applyFilters(builder, 'invoice', filters, {});
     if (refunded !== undefined) {
+      // Refunded means fully refunded: a partial refund keeps `paid`.
       builder.andWhere(
         refunded
-          ? "invoice.status IN ('refunded', 'partial_refund')"
-          : "invoice.status NOT IN ('refunded', 'partial_refund')",
+          ? "invoice.status = 'refunded'"
+          : "invoice.status <> 'refunded'",
       );
     }
     return pageOf(builder, 'invoice', query, principal);
@@ -121,5 +133,43 @@ export class SubscriptionInvoiceRepository {
     invoice: SubscriptionInvoice,
   ): Promise<SubscriptionInvoice> {
     return manager.save(SubscriptionInvoice, invoice);
+  }
+
+  /** Net revenue per store in one mode, all time and since `since`. */
+  async revenueByStore(
+    storeIds: number[],
+    testMode: boolean,
+    since: Date,
+  ): Promise<{ storeId: number; total: number; sinceThen: number }[]> {
+    if (storeIds.length === 0) return [];
+    const rows: { store_id: number; total: string; since_then: string }[] =
+      await this.invoices.query(
+        `SELECT store_id,
+                coalesce(sum(${NET_REVENUE_USD}), 0) AS total,
+                coalesce(sum(${NET_REVENUE_USD}) FILTER (WHERE created_at >= $3), 0) AS since_then
+           FROM subscription_invoices
+          WHERE store_id = ANY($1) AND test_mode = $2 AND ${CHARGED}
+          GROUP BY store_id`,
+        [storeIds, testMode, since],
+      );
+    return rows.map((row) => ({
+      storeId: row.store_id,
+      total: Number(row.total),
+      sinceThen: Number(row.since_then),
+    }));
+  }
+
+  /** Net revenue per customer. */
+  async revenueByCustomer(customerIds: number[]): Promise<Map<number, number>> {
+    if (customerIds.length === 0) return new Map();
+    const rows: { customer_id: number; revenue: string }[] =
+      await this.invoices.query(
+        `SELECT customer_id, coalesce(sum(${NET_REVENUE_USD}), 0) AS revenue
+           FROM subscription_invoices
+          WHERE customer_id = ANY($1) AND ${CHARGED}
+          GROUP BY customer_id`,
+        [customerIds],
+      );
+    return new Map(rows.map((r) => [r.customer_id, Number(r.revenue)]));
   }
 }

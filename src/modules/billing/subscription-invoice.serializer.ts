@@ -17,13 +17,7 @@ export class SubscriptionInvoiceSerializer
   readonly list = {
     filters: {
       store_id: filterParsers.id,
-      status: filterParsers.oneOf(
-        'pending',
-        'paid',
-        'void',
-        'refunded',
-        'partial_refund',
-      ),
+      status: filterParsers.oneOf('pending', 'paid', 'void', 'refunded'),
       refunded: filterParsers.boolean,
       subscription_id: filterParsers.id,
       customer_id: filterParsers.id,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { toUsdCents } from '../../common/money';
+import { nextRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
 import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
@@ -53,7 +53,8 @@ export class SubscriptionInvoiceService {
 
   /**
    * POST refund: `amount` cents of what is left (all of it when omitted),
-   * through the gateway, then `subscription_payment_refunded`.
+   * through the gateway, by the refund rule invoices share with orders
+   * (`nextRefund`), then `subscription_payment_refunded`.
    */
   refund(
     principal: Principal,
@@ -63,42 +64,22 @@ export class SubscriptionInvoiceService {
     return this.transactions.run(async (manager) => {
       const invoice = await this.invoices.lockVisible(manager, principal, id);
       if (!invoice) throw AppError.notFound();
-      if (invoice.status !== 'paid' && invoice.status !== 'partial_refund') {
-        throw AppError.unprocessable(
-          `A ${invoice.status} invoice cannot be refunded.`,
-        );
-      }
-      const left = invoice.total - invoice.refundedAmount;
-      const refund = amount ?? left;
-      if (left <= 0 || !invoice.paymentReference) {
-        throw AppError.unprocessable('Nothing was paid on this invoice.');
-      }
-      if (refund > left) {
-        throw AppError.attribute(
-          'amount',
-          `The amount may be at most ${left}, what is left to refund.`,
-        );
-      }
+      const now = this.clock.now();
+      const refund = nextRefund(
+        invoice,
+        'invoice',
+        amount,
+        Number(invoice.currencyRate),
+        now,
+      );
       await this.payments.refund({
-        paymentId: invoice.paymentReference,
-        amount: refund,
+        paymentId: refund.paymentId,
+        amount: refund.amount,
         currency: invoice.currency,
         testMode: invoice.testMode,
-        reference: `subscription-invoice-${invoice.id}-refund-${invoice.refundedAmount + refund}`,
+        reference: `subscription-invoice-${invoice.id}-refund-${refund.fields.refundedAmount}`,
       });
-      const now = this.clock.now();
-      invoice.refundedAmount += refund;
-      invoice.refundedAmountUsd = toUsdCents(
-        invoice.refundedAmount,
-        invoice.currency,
-        Number(invoice.currencyRate),
-      );
-      invoice.status =
-        invoice.refundedAmount === invoice.total
-          ? 'refunded'
-          : 'partial_refund';
-      invoice.refundedAt = now;
-      invoice.updatedAt = now;
+      Object.assign(invoice, refund.fields, { updatedAt: now });
       await this.invoices.save(manager, invoice);
       const s = await this.subscriptions.lock(manager, invoice.subscriptionId);
       await this.billing.emitInvoice(

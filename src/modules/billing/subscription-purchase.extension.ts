@@ -1,12 +1,21 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { isUsageBased } from '../catalog/price-rules';
 import {
   PurchaseContext,
   PurchaseExtension,
   PurchaseExtensions,
 } from '../checkout/purchase-extension';
 import { periodEnd, trialEnd } from './billing-period';
-import { amountLine, InvoiceLineRecord, planName } from './invoice-lines';
-import { SubscriptionBilling } from './subscription-billing.service';
+import {
+  amountLine,
+  InvoiceLineRecord,
+  planName,
+  priceLine,
+} from './invoice-lines';
+import {
+  priceTerms,
+  SubscriptionBilling,
+} from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { SubscriptionRepository } from './subscription.repository';
 
@@ -57,7 +66,7 @@ export class SubscriptionPurchaseExtension
           : null;
       // After a trial, periods are anchored on the day it ends.
       const anchor = (trial ?? now).getUTCDate();
-      const usageBased = price.usageAggregation !== null;
+      const usageBased = isUsageBased(price);
       const discount = context.discount?.discount;
       const recurring =
         discount && discount.duration !== 'once' ? discount : null;
@@ -117,15 +126,19 @@ export class SubscriptionPurchaseExtension
         createdAt: now,
         updatedAt: now,
       });
-      // The initial invoice is what the order charged (setup fee included).
+      // The initial invoice is what the order charged (setup fee included);
+      // a metered plan's line shows that no usage is billed yet.
       const { orderItem } = purchased;
+      const name = planName(orderItem.productName, orderItem.variantName);
       const lines: InvoiceLineRecord[] = [
-        {
-          description: planName(orderItem.productName, orderItem.variantName),
-          quantity: orderItem.quantity,
-          unit_price: orderItem.price,
-          total: orderItem.price * orderItem.quantity,
-        },
+        usageBased
+          ? priceLine(`${name} - usage`, 0, priceTerms(price))
+          : {
+              description: name,
+              quantity: orderItem.quantity,
+              unit_price: orderItem.price,
+              total: orderItem.price * orderItem.quantity,
+            },
       ];
       if (order.setupFee > 0) {
         lines.push(amountLine('Setup fee', order.setupFee));

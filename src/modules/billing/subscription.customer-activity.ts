@@ -10,7 +10,7 @@ import {
 } from '../customer/customer-activity';
 import { IntervalUnit } from './billing-period';
 import { amountFor } from './pricing';
-import { priceTerms } from './subscription-billing.service';
+import { priceTerms, renewalDiscount } from './subscription-billing.service';
 import { SubscriptionRepository } from './subscription.repository';
 import { STATUS_FORMATTED } from './subscription.state';
 
@@ -38,8 +38,10 @@ export class SubscriptionCustomerActivity
   }
 
   /**
-   * MRR in USD cents: each running (active or past_due) quantity-priced plan's
-   * amount per month; metered plans have no committed amount.
+   * MRR in USD cents: what each running (active or past_due) quantity-priced
+   * plan's next renewal charges before tax (a repeating or forever discount
+   * off while it lasts), per month; metered plans have no committed amount.
+   * Trials, pauses and cancelled plans recur no more, or not yet.
    */
   async figures(
     customers: CustomerRef[],
@@ -67,7 +69,8 @@ export class SubscriptionCustomerActivity
         price &&
         !item.isUsageBased
       ) {
-        const perPeriod = amountFor(priceTerms(price), item.quantity);
+        const amount = amountFor(priceTerms(price), item.quantity);
+        const perPeriod = amount - renewalDiscount(s, amount, s.renewsAt);
         const monthly =
           perPeriod / (MONTHS[s.intervalUnit] * s.intervalQuantity);
         figures.mrr! += toUsdCents(

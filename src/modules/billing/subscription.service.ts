@@ -7,6 +7,7 @@ import { Transactions } from '../../database/transactions';
 import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
+import { isUsageBased } from '../catalog/price-rules';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import { nextAnchorDate, periodEnd } from './billing-period';
 import { SubscriptionView } from './billing-views';
@@ -296,7 +297,7 @@ export class SubscriptionService {
     }
     const items = await this.subscriptions.itemsOf(manager, s.id);
     const item = items[0];
-    const usageBased = price.usageAggregation !== null;
+    const usageBased = isUsageBased(price);
     if (item.isUsageBased !== usageBased) {
       throw AppError.attribute(
         'variant_id',

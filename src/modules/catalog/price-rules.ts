@@ -48,6 +48,14 @@ export interface PriceFields {
   taxCode: TaxCode;
 }
 
+/**
+ * A usage-based (metered) price: billed in arrears for the usage reported in
+ * each period, so nothing of it is due when the subscription starts.
+ */
+export function isUsageBased(price: Pick<PriceFields, 'usageAggregation'>) {
+  return price.usageAggregation !== null;
+}
+
 const DECIMAL = /^\d{1,10}(\.\d{1,12})?$/;
 const isCount = (v: unknown): v is number =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;

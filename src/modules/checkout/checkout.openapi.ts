@@ -11,6 +11,7 @@ import {
   freeform,
   int,
   nullable,
+  num,
   str,
   ts,
   url,
@@ -37,15 +38,32 @@ const checkoutOptions = exact(
   },
 );
 
+/** The 17 keys of the SDK's `Preview`: amounts as on the order the checkout makes. */
 const preview: SchemaObject = {
   anyOf: [
     { type: 'boolean', enum: [false] },
-    {
-      type: 'object',
-      description:
-        '14 keys, or 17 with the setup fee: currency, currency_rate, subtotal, discount_total, tax, total, their *_usd and *_formatted.',
-      additionalProperties: { type: ['string', 'number'] },
-    },
+    exact(
+      {
+        currency: str(),
+        currency_rate: num('1 for USD, else the rate to USD.'),
+        subtotal: int(),
+        discount_total: int(),
+        tax: int(),
+        setup_fee: int(),
+        total: int(),
+        subtotal_usd: int(),
+        discount_total_usd: int(),
+        tax_usd: int(),
+        setup_fee_usd: int(),
+        total_usd: int(),
+        subtotal_formatted: str(),
+        discount_total_formatted: str(),
+        tax_formatted: str(),
+        setup_fee_formatted: str(),
+        total_formatted: str(),
+      },
+      { description: 'Only in the response to creation with preview: true.' },
+    ),
   ],
 };
 

@@ -19,7 +19,10 @@ import { CreateCheckoutAttributes } from './checkout.dto';
 import { CheckoutRepository, PurchaseTarget } from './checkout.repository';
 import { Offer, PurchaseService } from './purchase.service';
 
-/** `preview` of a created checkout (14 keys), or false when not requested. */
+/**
+ * `preview` of a created checkout (the 17 keys of the SDK's `Preview`, the
+ * setup fee's three included), or false when not requested.
+ */
 export type CheckoutPreview = Record<string, string | number> | false;
 
 export type CheckoutView = Checkout & { preview: CheckoutPreview };
@@ -155,14 +158,17 @@ export class CheckoutService {
       subtotal: totals.subtotal,
       discount_total: totals.discountTotal,
       tax: totals.tax,
+      setup_fee: totals.setupFee,
       total: totals.total,
       subtotal_usd: totals.subtotalUsd,
       discount_total_usd: totals.discountTotalUsd,
       tax_usd: totals.taxUsd,
+      setup_fee_usd: totals.setupFeeUsd,
       total_usd: totals.totalUsd,
       subtotal_formatted: money(totals.subtotal),
       discount_total_formatted: money(totals.discountTotal),
       tax_formatted: money(totals.tax),
+      setup_fee_formatted: money(totals.setupFee),
       total_formatted: money(totals.total),
     };
   }

@@ -7,6 +7,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
 import { Price } from '../catalog/price.entity';
+import { isUsageBased } from '../catalog/price-rules';
 import { Variant } from '../catalog/variant.entity';
 import { ExchangeRates, UsdRate } from '../currency/exchange-rates.service';
 import { CustomerService } from '../customer/customer.service';
@@ -121,9 +122,11 @@ export class PurchaseService {
       input.amount,
       store.currency,
     );
-    // A trial's first order charges nothing but the setup fee; the first
-    // renewal bills the price.
-    const unitPrice = startsTrial(price, offer) ? 0 : listed;
+    // Only what is due now: a trial's first order charges nothing but the
+    // setup fee (the first renewal bills the price), and a metered plan's
+    // usage is billed in arrears by the renewals.
+    const unitPrice =
+      startsTrial(price, offer) || isUsageBased(price) ? 0 : listed;
     const subtotal = unitPrice * quantity;
     let discount: AppliedDiscount | null = null;
     let discountRefusal: string | null = null;

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 
 /** A customer's money figures, in USD cents (spec 2.5). */
 export interface CustomerFigures {
+  /** Every paid charge (orders; subscription invoices but the initial one) less refunds. */
   totalRevenueCurrency: number;
+  /** What running subscriptions charge per month. */
   mrr: number;
   /** Whether the customer ever bought a subscription in the store (the portal link depends on it). */
   hasSubscription: boolean;

@@ -31,13 +31,8 @@ const paid: InvoiceData = {
   refundedAmount: 0,
   refundedAt: null,
 };
-const refunded: InvoiceData = {
-  ...paid,
-  status: 'partial_refund',
-  statusLabel: 'Partial refund',
-  refundedAmount: 200,
-  refundedAt: new Date('2026-11-02T00:00:00Z'),
-};
+/** Partly refunded: still paid, with less of it kept. */
+const refunded: InvoiceData = { ...paid, refundedAmount: 200 };
 
 /** Which PDFs replace which, over a real storage folder. */
 describe('InvoiceService: replaced files', () => {

@@ -7,17 +7,21 @@ import {
   PortalLists,
 } from '../customer/customer-activity';
 import { formatMoney } from '../../common/money';
-import { StoreSales, StoreSalesSource } from '../store/store-sales';
+import {
+  StoreSales,
+  StoreSalesSource,
+  StoreSalesSources,
+} from '../store/store-sales';
 import { orderStatusLabel } from './order-status';
 import { OrderRenderer } from './order.renderer';
 import { OrderRepository } from './order.repository';
 
-const THIRTY_DAYS_MS = 30 * 24 * 60 * 60 * 1000;
 const PORTAL_ORDERS = 50;
 
 /**
- * What orders tell other modules: a store's sales figures (STORE_SALES_SOURCE)
- * and a customer's revenue and order history (a CustomerActivity source).
+ * What orders tell other modules: a store's sales and their revenue (a
+ * StoreSalesSources source) and a customer's revenue and order history (a
+ * CustomerActivity source).
  */
 @Injectable()
 export class OrderSales
@@ -27,18 +31,19 @@ export class OrderSales
     private readonly orders: OrderRepository,
     private readonly renderer: OrderRenderer,
     private readonly activity: CustomerActivity,
+    private readonly storeSales: StoreSalesSources,
   ) {}
 
   onModuleInit() {
     this.activity.register(this);
+    this.storeSales.register(this);
   }
 
   async salesByStore(
     storeIds: number[],
     testMode: boolean,
-    now: Date,
+    since: Date,
   ): Promise<Map<number, StoreSales>> {
-    const since = new Date(now.getTime() - THIRTY_DAYS_MS);
     const rows = await this.orders.sales(storeIds, testMode, since);
     return new Map(rows.map(({ storeId, ...sales }) => [storeId, sales]));
   }

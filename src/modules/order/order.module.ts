@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CustomerModule } from '../customer/customer.module';
 import { PaymentModule } from '../payment/payment.module';
-import { STORE_SALES_SOURCE } from '../store/store-sales';
+import { StoreModule } from '../store/store.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OrderItemController } from './order-item.controller';
 import { OrderItem } from './order-item.entity';
@@ -16,8 +16,8 @@ import { OrderSerializer } from './order.serializer';
 import { OrderService } from './order.service';
 
 /**
- * Orders, order items and refunds. Global only so that the store module can
- * inject STORE_SALES_SOURCE without depending on orders.
+ * Orders, order items and refunds. Global: the checkout module's purchase
+ * uses OrderService without importing this module.
  */
 @Global()
 @Module({
@@ -25,6 +25,7 @@ import { OrderService } from './order.service';
     TypeOrmModule.forFeature([Order, OrderItem]),
     CustomerModule,
     PaymentModule,
+    StoreModule,
     WebhooksModule,
   ],
   controllers: [OrderController, OrderItemController],
@@ -35,8 +36,7 @@ import { OrderService } from './order.service';
     OrderSerializer,
     OrderItemSerializer,
     OrderSales,
-    { provide: STORE_SALES_SOURCE, useExisting: OrderSales },
   ],
-  exports: [OrderService, STORE_SALES_SOURCE],
+  exports: [OrderService],
 })
 export class OrderModule {}

@@ -12,13 +12,7 @@ import {
   uuid,
 } from '../../http/openapi/schema';
 
-const ORDER_STATUS = oneOf(
-  'pending',
-  'failed',
-  'paid',
-  'refunded',
-  'partial_refund',
-);
+const ORDER_STATUS = oneOf('pending', 'failed', 'paid', 'refunded');
 
 /** The attributes an order item shares with an order's `first_order_item`. */
 const orderItemAttributes = {
@@ -88,7 +82,7 @@ export const orderOpenApi: OpenApiContribution = {
     'POST /v1/orders/{id}/refund': {
       summary: 'Refund an order',
       description:
-        'Refunds `amount` cents (the whole remainder when omitted); fires `order_refunded`.',
+        'Refunds `amount` cents (the whole remainder when omitted); fires `order_refunded`. A partial refund keeps `status: paid` and raises `refunded_amount`; the refund of the whole remainder sets `status: refunded`, `refunded: true` and `refunded_at`.',
     },
   },
 };

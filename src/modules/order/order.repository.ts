@@ -16,7 +16,6 @@ import { FilterValue, ListQuery } from '../../http/json-api/list-query';
 import { Page } from '../../http/json-api/resource';
 import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
-import { SALE_STATUSES } from './order-status';
 import { Order } from './order.entity';
 
 const OWNED_STORES = 'SELECT s.id FROM stores s WHERE s.user_id = :userId';
@@ -378,7 +377,10 @@ export class OrderRepository {
       .getMany();
   }
 
-  /** Sales figures in USD cents: paid orders (net of partial refunds), all time and the last 30 days. */
+  /**
+   * Sales figures in USD cents: paid orders, partly refunded ones included
+   * (net of their refunds), all time and the last 30 days.
+   */
   async sales(
     storeIds: number[],
     testMode: boolean,
@@ -398,9 +400,9 @@ export class OrderRepository {
               count(*) FILTER (WHERE created_at >= $3) AS thirty_day_sales,
               coalesce(sum(total_usd - refunded_amount_usd) FILTER (WHERE created_at >= $3), 0) AS thirty_day_revenue
          FROM orders
-        WHERE store_id = ANY($1) AND test_mode = $2 AND status = ANY($4)
+        WHERE store_id = ANY($1) AND test_mode = $2 AND status = 'paid'
         GROUP BY store_id`,
-      [storeIds, testMode, since, SALE_STATUSES],
+      [storeIds, testMode, since],
     );
     return rows.map((row) => ({
       storeId: row.store_id,
@@ -418,9 +420,9 @@ export class OrderRepository {
       await this.orders.query(
         `SELECT customer_id, coalesce(sum(total_usd - refunded_amount_usd), 0) AS revenue
            FROM orders
-          WHERE customer_id = ANY($1) AND status = ANY($2)
+          WHERE customer_id = ANY($1) AND status = 'paid'
           GROUP BY customer_id`,
-        [customerIds, SALE_STATUSES],
+        [customerIds],
       );
     return new Map(rows.map((r) => [r.customer_id, Number(r.revenue)]));
   }

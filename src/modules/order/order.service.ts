@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { toUsdCents } from '../../common/money';
+import { nextRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
 import { Principal } from '../../http/auth/principal';
 import { FilterValue, ListQuery } from '../../http/json-api/list-query';
@@ -11,7 +11,6 @@ import { Page } from '../../http/json-api/resource';
 import { PaymentGateways } from '../payment/payment-gateways';
 import { Outbox } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
-import { refundTransition } from './order-status';
 import { Order } from './order.entity';
 import { OrderRenderer } from './order.renderer';
 import { OrderRepository, OrderView } from './order.repository';
@@ -183,41 +182,33 @@ export class OrderService {
 
   /**
    * Refunds `amount` cents (the whole remainder when omitted) through the
-   * order's gateway. The order row is locked, so concurrent refunds cannot
-   * together exceed what was paid.
+   * order's gateway, by the refund rule orders share with subscription
+   * invoices (`nextRefund`), and records `order_refunded`. The order row is
+   * locked, so concurrent refunds cannot together exceed what was paid.
    */
   async refund(
     principal: Principal,
     id: number,
     amount: number | undefined,
   ): Promise<OrderView> {
-    const refunded = await this.transactions.run(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const order = await this.orders.lockVisible(manager, principal, id);
       if (!order) throw AppError.notFound();
-      const value = amount ?? order.total - order.refundedAmount;
-      const status = refundTransition(order, value);
       const now = this.clock.now();
-      if (!order.paymentReference)
-        throw AppError.unprocessable('This order has no payment to refund.');
+      const refund = nextRefund(
+        order,
+        'order',
+        amount,
+        order.currencyRate,
+        now,
+      );
       await this.gateways.forMode(order.testMode).refund({
-        paymentId: order.paymentReference,
-        amount: value,
+        paymentId: refund.paymentId,
+        amount: refund.amount,
         currency: order.currency,
-        reference: `${order.identifier}:${order.refundedAmount + value}`,
+        reference: `${order.identifier}:${refund.fields.refundedAmount}`,
       });
-      order.refundedAmount += value;
-      // Converted at the order's frozen rate, so a full refund matches total_usd exactly.
-      order.refundedAmountUsd =
-        status === 'refunded'
-          ? order.totalUsd
-          : toUsdCents(
-              order.refundedAmount,
-              order.currency,
-              order.currencyRate,
-            );
-      order.status = status;
-      if (status === 'refunded') order.refundedAt = now;
-      order.updatedAt = now;
+      Object.assign(order, refund.fields, { updatedAt: now });
       await this.orders.saveOrder(manager, order);
       const [item] = await this.orders.itemsOf(manager, order.id);
       const view = Object.assign(order, { firstItem: item ?? null });
@@ -231,7 +222,6 @@ export class OrderService {
       });
       return view;
     });
-    return refunded;
   }
 
   async findOne(principal: Principal, id: number): Promise<OrderView | null> {

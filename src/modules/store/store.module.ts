@@ -4,13 +4,20 @@ import { CurrencyModule } from '../currency/currency.module';
 import { StoreController } from './store.controller';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
+import { StoreSalesSources } from './store-sales';
 import { StoreSerializer } from './store.serializer';
 import { StoreService } from './store.service';
 
+/** Stores; the order and billing modules register sales sources here. */
 @Module({
   imports: [TypeOrmModule.forFeature([Store]), CurrencyModule],
   controllers: [StoreController],
-  providers: [StoreRepository, StoreService, StoreSerializer],
-  exports: [StoreService],
+  providers: [
+    StoreRepository,
+    StoreService,
+    StoreSerializer,
+    StoreSalesSources,
+  ],
+  exports: [StoreService, StoreSalesSources],
 })
 export class StoreModule {}

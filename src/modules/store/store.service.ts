@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { isCountryCode } from '../../common/country-codes';
 import { Clock } from '../../common/clock';
@@ -8,13 +8,7 @@ import { Page } from '../../http/json-api/resource';
 import { ExchangeRates } from '../currency/exchange-rates.service';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
-import {
-  NO_SALES,
-  STORE_SALES_SOURCE,
-  StoreSales,
-  StoreSalesSource,
-  StoreView,
-} from './store-sales';
+import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -99,10 +93,7 @@ export class StoreService {
     private readonly stores: StoreRepository,
     private readonly clock: Clock,
     private readonly rates: ExchangeRates,
-    // The order module supplies sales figures; without it no order can exist.
-    @Optional()
-    @Inject(STORE_SALES_SOURCE)
-    private readonly sales: StoreSalesSource | null,
+    private readonly sales: StoreSalesSources,
   ) {}
 
   async create(input: NewStore): Promise<Store> {
@@ -200,13 +191,11 @@ export class StoreService {
     principal: Principal,
     stores: Store[],
   ): Promise<StoreView[]> {
-    const figures: Map<number, StoreSales> = this.sales
-      ? await this.sales.salesByStore(
-          stores.map((s) => s.id),
-          principal.testMode,
-          this.clock.now(),
-        )
-      : new Map();
+    const figures = await this.sales.salesByStore(
+      stores.map((s) => s.id),
+      principal.testMode,
+      this.clock.now(),
+    );
     // A plain view object is what the serializer reads; no entity methods are needed.
     return stores.map((store) => ({
       // oxlint-disable-next-line typescript/no-misused-spread

@@ -1,0 +1,75 @@
+import { AppError } from './app-error';
+import { toUsdCents } from './money';
+
+/** What a refund reads of a charged record: an order or a subscription invoice. */
+export interface Refundable {
+  status: string;
+  currency: string;
+  total: number;
+  totalUsd: number;
+  refundedAmount: number;
+  /** The gateway's charge; a record without one took no money. */
+  paymentReference: string | null;
+}
+
+export interface RefundOutcome {
+  /** The charge to refund at the gateway. */
+  paymentId: string;
+  /** Cents given back by this refund. */
+  amount: number;
+  /** The record's refund fields after it; the caller stores them. */
+  fields: {
+    status: 'paid' | 'refunded';
+    refundedAmount: number;
+    refundedAmountUsd: number;
+    /** Set by the refund that gives back the last of the money. */
+    refundedAt: Date | null;
+  };
+}
+
+/**
+ * The refund rule of orders and subscription invoices alike. Only a paid
+ * record that took money can be refunded, by at most what is left (all of
+ * it when `amount` is omitted). A partial refund keeps the record `paid`
+ * and raises `refunded_amount`: the spec's statuses have no partial one
+ * (an invoice's `refunded` means "paid, since fully refunded"). The refund
+ * that gives back the rest makes it `refunded`, with `refunded_at`. USD is
+ * converted at the record's frozen rate, and a full refund matches
+ * `total_usd` exactly.
+ */
+export function nextRefund(
+  record: Refundable,
+  noun: 'order' | 'invoice',
+  amount: number | undefined,
+  currencyRate: number,
+  now: Date,
+): RefundOutcome {
+  if (record.status !== 'paid')
+    throw AppError.unprocessable(
+      `Only a paid ${noun} can be refunded; this one is ${record.status}.`,
+    );
+  const left = record.total - record.refundedAmount;
+  const paymentId = record.paymentReference;
+  if (left <= 0 || !paymentId)
+    throw AppError.unprocessable(`This ${noun} has no payment to refund.`);
+  const value = amount ?? left;
+  if (value > left)
+    throw AppError.attribute(
+      'amount',
+      `The amount may be at most ${left} cents, what is left to refund.`,
+    );
+  const refundedAmount = record.refundedAmount + value;
+  const full = refundedAmount === record.total;
+  return {
+    paymentId,
+    amount: value,
+    fields: {
+      status: full ? 'refunded' : 'paid',
+      refundedAmount,
+      refundedAmountUsd: full
+        ? record.totalUsd
+        : toUsdCents(refundedAmount, record.currency, currencyRate),
+      refundedAt: full ? now : null,
+    },
+  };
+}
