@@ -228,14 +228,17 @@ describe('selling in any currency', () => {
       subtotal: 1999,
       discount_total: 0,
       tax: 0,
+      setup_fee: 0,
       total: 1999,
       subtotal_usd: Math.round(19.99 * rate * 100),
       discount_total_usd: 0,
       tax_usd: 0,
+      setup_fee_usd: 0,
       total_usd: Math.round(19.99 * rate * 100),
       subtotal_formatted: '€19.99',
       discount_total_formatted: '€0.00',
       tax_formatted: '€0.00',
+      setup_fee_formatted: '€0.00',
       total_formatted: '€19.99',
     });
 
