@@ -9,6 +9,7 @@ import { Billing1763960000000 } from './1763960000000-billing';
 import { SubscriptionInvoiceLines1763970000000 } from './1763970000000-subscription-invoice-lines';
 import { OrderNumbering1763980000000 } from './1763980000000-order-numbering';
 import { WebhookDueIndex1763990000000 } from './1763990000000-webhook-due-index';
+import { InvoiceBillTo1764150000000 } from './1764150000000-invoice-bill-to';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   SubscriptionInvoiceLines1763970000000,
   OrderNumbering1763980000000,
   WebhookDueIndex1763990000000,
+  InvoiceBillTo1764150000000,
 ];
