@@ -11,9 +11,10 @@ export interface BillToOwner {
 }
 
 /**
- * TypeORM's QueryFailedError carries the statement's parameters, which the
- * error log would print: here, a buyer's name and address. Keep the
- * PostgreSQL code and message (neither holds a value), drop the rest.
+ * TypeORM's QueryFailedError carries the statement's parameters: here, a
+ * buyer's name and address. The error log redacts them (src/app/logging.ts);
+ * this keeps them from anything else that handles the error. The
+ * PostgreSQL code and message hold no value and stay.
  */
 function withoutParameters(error: unknown): unknown {
   if (!(error instanceof QueryFailedError)) return error;
