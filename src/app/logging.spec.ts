@@ -1,4 +1,8 @@
-import { redactUrl } from './logging';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { QueryFailedError } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { loggerParams, redactUrl } from './logging';
 
 describe('redactUrl', () => {
   it.each([
@@ -33,5 +37,43 @@ describe('redactUrl', () => {
     ['/v1/stores?filter[__proto__]=1', '/v1/stores?filter[__proto__]=1'],
   ])('%s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
+  });
+});
+
+describe('loggerParams', () => {
+  it('keeps the values of a failed query out of an error log line', () => {
+    const { pinoHttp } = loggerParams({ logLevel: 'info' } as AppConfig);
+    const lines: string[] = [];
+    const logger = pino(
+      { redact: (pinoHttp as pino.LoggerOptions).redact },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    const driverError = Object.assign(
+      new Error('duplicate key value violates unique constraint "c"'),
+      {
+        code: '23505',
+        detail: 'Key (email)=(ada@example.com) already exists.',
+      },
+    );
+    const error = new QueryFailedError(
+      'INSERT INTO customers (name, email) VALUES ($1, $2)',
+      ['Ada Lovelace', 'ada@example.com'],
+      driverError,
+    );
+    logger.error({ err: error, requestId: 'r1' }, 'Unhandled error');
+    logger.error(
+      { err: new Error('Wrapped', { cause: error }) },
+      'Unhandled error',
+    );
+    const written = lines.join('');
+    expect(written).toContain('duplicate key value violates unique constraint');
+    expect(written).toContain('23505');
+    expect(written).not.toContain('Ada Lovelace');
+    expect(written).not.toContain('ada@example.com');
   });
 });

@@ -44,7 +44,8 @@ export function redactUrl(url: string | undefined): string | undefined {
 
 /**
  * The application's pino logger (nestjs-pino's root): level, and redaction of
- * Authorization, cookies and anything named like a key or secret. Its
+ * Authorization, cookies, anything named like a key or secret, and the
+ * values of failed queries. Its
  * pino-http middleware is mounted on no route: that middleware ran two
  * middie middlewares and an AsyncLocalStorage context per request, about 7 %
  * of the API's throughput on reads. `installAccessLog` writes the request
@@ -66,6 +67,14 @@ export function loggerParams(config: AppConfig): Params {
           '*.apiKey',
           '*.api_key',
           '*.password',
+          // A failed query's values (TypeORM's QueryFailedError) and
+          // PostgreSQL's detail ("Key (email)=(…) already exists"): a
+          // buyer's e-mail, name or address in an error log line.
+          'err.parameters',
+          'err.detail',
+          'err.driverError.detail',
+          'err.cause.parameters',
+          'err.cause.detail',
         ],
         censor: '[Redacted]',
       },

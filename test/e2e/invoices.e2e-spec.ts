@@ -2,12 +2,16 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateOrderInvoice } from '@lemonsqueezy/lemonsqueezy.js';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { Transactions } from '../../src/database/transactions';
+import { SignedUrls } from '../../src/http/signed-urls/signed-urls.service';
 import { Principal } from '../../src/http/auth/principal';
 import { CustomerService } from '../../src/modules/customer/customer.service';
+import { InvoiceBillToService } from '../../src/modules/invoice/invoice-bill-to.service';
 import { InvoiceSources } from '../../src/modules/invoice/invoice-source';
 import { InvoiceData } from '../../src/modules/invoice/invoice-view';
 import { InvoiceService } from '../../src/modules/invoice/invoice.service';
+import { InvoicePdfJobs } from '../../src/modules/invoice/invoice.queue';
 import { OrderService } from '../../src/modules/order/order.service';
 import { OrderView } from '../../src/modules/order/order.repository';
 import {
@@ -169,11 +173,27 @@ describe('invoices', () => {
     expect(link.startsWith(`${t.baseUrl}/invoices/orders/${order.id}?`)).toBe(
       true,
     );
-    // The link repeats the parameters.
+    // Unlike the live API's link, this one does not repeat the parameters:
+    // the details are stored, and the link names them by an opaque token.
     const params = new URL(link).searchParams;
-    expect(params.get('name')).toBe('Grace Hopper');
-    expect(params.get('zip_code')).toBe('22202');
+    expect([...params.keys()]).toEqual([
+      'bill_to',
+      'owner',
+      'mode',
+      'signature',
+    ]);
+    expect(params.get('bill_to')).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(params.get('signature')).toMatch(/^[0-9a-f]{64}$/);
+    for (const detail of [
+      'Grace',
+      'Hopper',
+      'Navy',
+      'Arlington',
+      '22202',
+      'PO',
+    ]) {
+      expect(link).not.toContain(detail);
+    }
 
     const { statuses, pdf } = await poll(link);
     expect(statuses.at(-1)).toBe(200);
@@ -203,14 +223,20 @@ describe('invoices', () => {
   });
 
   it('answers 202 with Retry-After until the worker has rendered a link it never saw', async () => {
-    const link = t.app.get(InvoiceService).link(
-      'orders',
-      order.id,
-      { userId: merchant.userId, testMode: true },
-      {
-        notes: 'first request renders',
-      },
-    );
+    const billTo = await t.app
+      .get(InvoiceBillToService)
+      .save(
+        { storeId: merchant.stores[0].id, testMode: true },
+        { notes: 'first request renders' },
+      );
+    const link = t.app
+      .get(InvoiceService)
+      .link(
+        'orders',
+        order.id,
+        { userId: merchant.userId, testMode: true },
+        billTo,
+      );
     const url = new URL(link);
     const first = await request(t.baseUrl).get(url.pathname + url.search);
     expect(first.status).toBe(202);
@@ -230,8 +256,17 @@ describe('invoices', () => {
       (data!.meta as { urls: { download_invoice: string } }).urls
         .download_invoice,
     );
+    const fake = await generateOrderInvoice(order.id, { name: 'Fake' });
+    const fakeToken = new URL(
+      (fake.data!.meta as { urls: { download_invoice: string } }).urls
+        .download_invoice,
+    ).searchParams.get('bill_to')!;
     const tampered = [
-      link.pathname + link.search.replace('name=Real', 'name=Fake'),
+      // Another valid token of the same record: the signature covers it.
+      link.pathname +
+        link.search.replace(/bill_to=[^&]+/, `bill_to=${fakeToken}`),
+      link.pathname + link.search.replace(/bill_to=[^&]+&/, ''),
+      `${link.pathname}${link.search}&name=Fake`,
       link.pathname.replace(`/${order.id}`, `/${liveOrder.id}`) + link.search,
       link.pathname + link.search.replace('mode=test', 'mode=live'),
       link.pathname + link.search.replace(/signature=[0-9a-f]+/, ''),
@@ -286,6 +321,171 @@ describe('invoices', () => {
     }
   });
 
+  it('stores identical details sent at once as one row, and nothing for a refused request', async () => {
+    const db = t.app.get(DataSource);
+    const rows = async () =>
+      Number(
+        (
+          (await db.query(`SELECT count(*) AS n FROM invoice_bill_to`)) as {
+            n: string;
+          }[]
+        )[0].n,
+      );
+    const before = await rows();
+    const fields = {
+      name: 'Parallel Buyer',
+      address: '8 Race Road',
+      notes: 'all at once',
+    };
+    const links = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const { data, error } = await generateOrderInvoice(order.id, fields);
+        expect(error).toBeNull();
+        return (data!.meta as { urls: { download_invoice: string } }).urls
+          .download_invoice;
+      }),
+    );
+    expect(new Set(links).size).toBe(1);
+    expect(await rows()).toBe(before + 1);
+
+    await post(
+      `/v1/orders/${order.id}/generate-invoice?name=Refused`,
+      other.testKey,
+    ).expect(404);
+    await post(`/v1/orders/999999/generate-invoice?name=Refused`).expect(404);
+    await post(
+      `/v1/orders/${order.id}/generate-invoice?name=Refused&locale=xx-invalid-!!`,
+    ).expect(422);
+    expect(await rows()).toBe(before + 1);
+  });
+
+  it('keeps stored details with the record’s store and mode', async () => {
+    const query = '?name=Tenant+Check&city=Lyon';
+    const tokenOf = (response: request.Response) =>
+      new URL(
+        (response.body as { meta: { urls: { download_invoice: string } } }).meta
+          .urls.download_invoice,
+      ).searchParams.get('bill_to')!;
+    const testToken = tokenOf(
+      await post(`/v1/orders/${order.id}/generate-invoice${query}`).expect(200),
+    );
+    const liveToken = tokenOf(
+      await post(
+        `/v1/orders/${liveOrder.id}/generate-invoice${query}`,
+        merchant.liveKey,
+      ).expect(200),
+    );
+    expect(liveToken).not.toBe(testToken);
+    const stored = (await t.app
+      .get(DataSource)
+      .query(
+        `SELECT token, store_id, test_mode, name, city FROM invoice_bill_to WHERE token = ANY($1) ORDER BY test_mode`,
+        [[testToken, liveToken]],
+      )) as Record<string, unknown>[];
+    const storeId = merchant.stores[0].id;
+    expect(stored).toEqual([
+      {
+        token: liveToken,
+        store_id: storeId,
+        test_mode: false,
+        name: 'Tenant Check',
+        city: 'Lyon',
+      },
+      {
+        token: testToken,
+        store_id: storeId,
+        test_mode: true,
+        name: 'Tenant Check',
+        city: 'Lyon',
+      },
+    ]);
+    const billTo = t.app.get(InvoiceBillToService);
+    expect(await billTo.find({ storeId, testMode: true }, testToken)).toEqual({
+      name: 'Tenant Check',
+      city: 'Lyon',
+    });
+    expect(
+      await billTo.find({ storeId, testMode: true }, liveToken),
+    ).toBeNull();
+    expect(
+      await billTo.find(
+        { storeId: other.stores[0].id, testMode: true },
+        testToken,
+      ),
+    ).toBeNull();
+    // Even a correctly signed link (only the server can make one) that pairs
+    // a record with another mode's details finds nothing.
+    const crossed = new URL(
+      t.app
+        .get(InvoiceService)
+        .link(
+          'orders',
+          order.id,
+          { userId: merchant.userId, testMode: true },
+          liveToken,
+        ),
+    );
+    await request(t.baseUrl)
+      .get(crossed.pathname + crossed.search)
+      .expect(404);
+  });
+
+  it('queues PDF jobs that name the details by token, never carrying them', async () => {
+    const jobs = t.app.get(InvoicePdfJobs);
+    const enqueue = jobs.enqueue.bind(jobs);
+    const queued: unknown[] = [];
+    jobs.enqueue = (job, hash) => {
+      queued.push(job);
+      return enqueue(job, hash);
+    };
+    try {
+      const { data } = await generateOrderInvoice(order.id, {
+        name: 'Queue Quiet',
+        address: '5 Silent Street',
+      });
+      const link = (data!.meta as { urls: { download_invoice: string } }).urls
+        .download_invoice;
+      expect(queued).toEqual([
+        {
+          type: 'orders',
+          id: order.id,
+          scope: { userId: merchant.userId, testMode: true },
+          billTo: new URL(link).searchParams.get('bill_to'),
+        },
+      ]);
+      expect(pdfToText((await poll(link)).pdf)).toContain('5 Silent Street');
+    } finally {
+      jobs.enqueue = enqueue;
+    }
+  });
+
+  it('keeps serving links issued before the details were stored (fields in the query)', async () => {
+    // The old link shape: the fields, then owner and mode, signed.
+    const old = t.app
+      .get(SignedUrls)
+      .sign(
+        t.baseUrl,
+        `/invoices/orders/${order.id}?name=Old+Link&city=Bergen&country=NO&owner=${merchant.userId}&mode=test`,
+      );
+    const { statuses, pdf } = await poll(old);
+    expect(statuses[0]).toBe(202);
+    const text = pdfToText(pdf);
+    expect(text).toContain('Old Link');
+    expect(text).toContain('Bergen');
+    expect(text).toContain('Norway');
+    const url = new URL(old);
+    await request(t.baseUrl)
+      .get(url.pathname + url.search.replace('Old+Link', 'New+Link'))
+      .expect(403);
+    // The same details through generate-invoice: a new-style link to the same file.
+    const generated = await post(
+      `/v1/orders/${order.id}/generate-invoice?name=Old+Link&city=Bergen&country=NO`,
+    ).expect(200);
+    const link = generated.body.meta.urls.download_invoice as string;
+    expect(link).not.toContain('Bergen');
+    expect((await poll(link)).statuses).toEqual([200]);
+  });
+
   it('renders again when the stored file is gone', async () => {
     const { data } = await generateOrderInvoice(order.id, {
       name: 'Lost File',
@@ -323,7 +523,12 @@ describe('invoices', () => {
       /^application\/vnd\.api\+json/,
     );
     const link = response.body.meta.urls.download_invoice as string;
-    expect(new URL(link).searchParams.get('name')).toBe('Body Name');
+    expect(new URL(link).searchParams.has('name')).toBe(false);
+    // The same details in the query string name the same stored row.
+    const fromQuery = await post(
+      `/v1/orders/${order.id}/generate-invoice?country=FR&name=Body+Name&notes=${encodeURIComponent('Line 1\nLine 2')}`,
+    ).expect(200);
+    expect(fromQuery.body.meta.urls.download_invoice).toBe(link);
     const text = pdfToText((await poll(link)).pdf);
     expect(text).toContain('Body Name');
     expect(text).toContain('France');
@@ -343,6 +548,7 @@ describe('invoices', () => {
 
   it('serves a second source through the same routes, with scoped and unscoped links', async () => {
     const sample: InvoiceData = {
+      storeId: merchant.stores[0].id,
       number: 'S-7',
       issuedAt: new Date('2026-11-01T00:00:00Z'),
       currency: 'EUR',

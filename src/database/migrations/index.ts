@@ -12,6 +12,7 @@ import { WebhookDueIndex1763990000000 } from './1763990000000-webhook-due-index'
 import { ExchangeRates1764000000000 } from './1764000000000-exchange-rates';
 import { RefundStatus1764100000000 } from './1764100000000-refund-status';
 import { SubscriptionInvoiceCustomerIndex1764110000000 } from './1764110000000-subscription-invoice-customer-index';
+import { InvoiceBillTo1764150000000 } from './1764150000000-invoice-bill-to';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   ExchangeRates1764000000000,
   RefundStatus1764100000000,
   SubscriptionInvoiceCustomerIndex1764110000000,
+  InvoiceBillTo1764150000000,
 ];

@@ -54,6 +54,7 @@ export class SubscriptionInvoiceSource implements InvoiceSource, OnModuleInit {
     ]);
     if (!store) return null;
     return {
+      storeId: invoice.storeId,
       number: String(invoice.id),
       issuedAt: invoice.createdAt,
       period: { start: invoice.periodStart, end: invoice.periodEnd },

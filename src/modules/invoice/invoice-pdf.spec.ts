@@ -36,6 +36,7 @@ function pdfText(pdf: Buffer): string {
 
 function view(overrides: Partial<InvoiceView> = {}): InvoiceView {
   return {
+    storeId: 1,
     number: '1042',
     issuedAt: new Date('2026-11-20T10:00:00Z'),
     currency: 'USD',

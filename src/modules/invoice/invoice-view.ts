@@ -29,6 +29,11 @@ export interface InvoiceLine {
  * its hash names the stored PDF.
  */
 export interface InvoiceData {
+  /**
+   * The record's store (with `testMode`, whose stored bill-to details a
+   * link may name). Not printed, and not part of the PDF's content hash.
+   */
+  storeId: number;
   /** Printed after "Invoice #", e.g. the order number. */
   number: string;
   issuedAt: Date;

@@ -1,8 +1,12 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { StorageModule } from '../../storage/storage.module';
 import { OrderModule } from '../order/order.module';
 import { StoreModule } from '../store/store.module';
+import { InvoiceBillTo } from './invoice-bill-to.entity';
+import { InvoiceBillToRepository } from './invoice-bill-to.repository';
+import { InvoiceBillToService } from './invoice-bill-to.service';
 import { InvoiceSources } from './invoice-source';
 import { InvoiceController } from './invoice.controller';
 import { INVOICE_PDF_QUEUE, InvoicePdfJobs } from './invoice.queue';
@@ -16,6 +20,7 @@ import { OrderInvoiceSource } from './order-invoice.source';
  */
 @Module({
   imports: [
+    TypeOrmModule.forFeature([InvoiceBillTo]),
     StorageModule,
     StoreModule,
     OrderModule,
@@ -25,6 +30,8 @@ import { OrderInvoiceSource } from './order-invoice.source';
   providers: [
     InvoiceSources,
     InvoicePdfJobs,
+    InvoiceBillToRepository,
+    InvoiceBillToService,
     InvoiceService,
     OrderInvoiceSource,
   ],

@@ -32,7 +32,7 @@ export function generateInvoiceOperation(type: string): OperationDoc {
   return {
     summary: `Generate an invoice PDF for ${type === 'orders' ? 'an order' : `a ${type.replace(/-/g, ' ').replace(/s$/, '')}`}`,
     description:
-      'Queues the PDF and answers at once with a signed `download_invoice` link, which serves the PDF when ready (202 until then). The fields come from the query string or a JSON:API body (not both with different values).',
+      'Stores the bill-to fields, queues the PDF and answers at once with a signed, non-expiring `download_invoice` link, which serves the PDF when ready (202 until then). The fields come from the query string or a JSON:API body (not both with different values). Unlike the live API, the link does not repeat them: it names the stored fields by an opaque `bill_to` token, so no buyer details reach logs through it. The same fields for a record of the same store and mode give the same link.',
     tags: [type],
     parameters: INVOICE_FIELD_NAMES.map((name) => ({
       name,
@@ -67,8 +67,38 @@ export const invoiceOpenApi: OpenApiContribution = {
     'GET /invoices/{type}/{id}': {
       summary: 'Download an invoice PDF (signed link)',
       description:
-        'The `download_invoice` link: the PDF once rendered, 202 with `Retry-After` until then.',
+        'The `download_invoice` link: the PDF once rendered, 202 with `Retry-After` until then. Use the link as issued: its parameters are covered by the signature. Links issued before the bill-to fields were stored carry the fields themselves instead of `bill_to`, and are still served.',
       tags: ['Hosted pages'],
+      parameters: [
+        {
+          name: 'bill_to',
+          in: 'query',
+          required: false,
+          description:
+            'Opaque token of the stored bill-to fields; absent when none were given.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' },
+        },
+        {
+          name: 'owner',
+          in: 'query',
+          required: false,
+          description:
+            'The user whose view of the record the link carries (absent on `urls.invoice_url`).',
+          schema: { type: 'integer' },
+        },
+        {
+          name: 'mode',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['test', 'live'] },
+        },
+        {
+          name: 'signature',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
+      ],
       responses: {
         '200': {
           description: 'The PDF.',
@@ -81,6 +111,7 @@ export const invoiceOpenApi: OpenApiContribution = {
           headers: { 'Retry-After': { schema: { type: 'integer' } } },
           content: { 'text/plain': { schema: { type: 'string' } } },
         },
+        '400': { $ref: '#/components/responses/BadRequest' },
         '403': { $ref: '#/components/responses/Forbidden' },
         '404': { $ref: '#/components/responses/NotFound' },
         '429': { $ref: '#/components/responses/TooManyRequests' },

@@ -10,7 +10,14 @@ export interface InvoicePdfJob {
   id: number;
   /** Whose view the link carries; null for an unscoped link (`InvoiceSource.loadLinked`). */
   scope: { userId: number; testMode: boolean } | null;
-  fields: InvoiceFields;
+  /** Token of the stored bill-to details (`InvoiceBillToService`); null for none. */
+  billTo: string | null;
+  /**
+   * The details themselves, only in jobs queued before they were stored
+   * (kept so that such jobs still render after an upgrade); never set now,
+   * so a buyer's name and address stay out of Redis and the queue tables.
+   */
+  fields?: InvoiceFields;
 }
 
 const JOB_OPTIONS: JobsOptions = {

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import type { AppConfig } from '../../config/app-config';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
 import { LocalFileStorage } from '../../storage/local-file-storage';
+import { InvoiceBillToService } from './invoice-bill-to.service';
 import { InvoiceSources } from './invoice-source';
 import { InvoiceData } from './invoice-view';
 import { InvoicePdfJob, InvoicePdfJobs } from './invoice.queue';
 import { InvoiceService } from './invoice.service';
 
 const paid: InvoiceData = {
+  storeId: 3,
   number: 'S-7',
   issuedAt: new Date('2026-11-01T00:00:00Z'),
   currency: 'EUR',
@@ -40,12 +42,17 @@ describe('InvoiceService: replaced files', () => {
   let service: InvoiceService;
   /** What the source answers, call after call (the last one repeats). */
   let answers: InvoiceData[];
+  // The stored details of token `t` are `{name: t}` here.
   const job = (name: string): InvoicePdfJob => ({
     type: 'samples',
     id: 7,
     scope: { userId: 1, testMode: true },
-    fields: { name },
+    billTo: name,
   });
+  const billTo = {
+    find: (_owner: unknown, token: string) =>
+      Promise.resolve(token === 'elsewhere' ? null : { name: token }),
+  } as unknown as InvoiceBillToService;
   const files = () => readdirSync(join(root, 'invoices/samples/7')).sort();
 
   beforeEach(() => {
@@ -59,6 +66,7 @@ describe('InvoiceService: replaced files', () => {
     service = new InvoiceService(
       sources,
       {} as InvoicePdfJobs,
+      billTo,
       {} as SignedUrls,
       new LocalFileStorage(root),
       { invoices: { font: null, boldFont: null } } as AppConfig,
@@ -91,5 +99,24 @@ describe('InvoiceService: replaced files', () => {
     await service.render(job('Ada'));
     expect(files()).toHaveLength(2);
     expect(files()).toEqual(expect.arrayContaining(newer));
+  });
+
+  it('renders a job queued with the fields inline (before they were stored) to the file of the same stored details', async () => {
+    answers = [paid];
+    await service.render(job('Ada'));
+    const stored = files();
+    expect(stored).toHaveLength(1);
+    await service.render({
+      ...job('Ada'),
+      billTo: null,
+      fields: { name: 'Ada' },
+    });
+    expect(files()).toEqual(stored);
+  });
+
+  it('renders nothing when the details are not found for the record’s store and mode', async () => {
+    answers = [paid];
+    await service.render(job('elsewhere'));
+    expect(() => files()).toThrow();
   });
 });

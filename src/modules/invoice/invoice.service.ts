@@ -10,7 +10,8 @@ import { parseIntegerId } from '../../http/json-api/resource';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
 import { FILE_STORAGE } from '../../storage/file-storage';
 import type { FileStorage } from '../../storage/file-storage';
-import { invoiceFieldsFromQuery, invoiceFieldsQuery } from './invoice-fields';
+import { InvoiceBillToService } from './invoice-bill-to.service';
+import { invoiceFieldsFromQuery } from './invoice-fields';
 import { InvoiceFonts, renderInvoicePdf } from './invoice-pdf';
 import { InvoiceSource, InvoiceSources } from './invoice-source';
 import { InvoiceData, InvoiceFields, InvoiceView } from './invoice-view';
@@ -20,8 +21,14 @@ import { InvoicePdfJob, InvoicePdfJobs } from './invoice.queue';
 const LAYOUT_VERSION = 1;
 /** Seconds a client should wait before asking for a PDF that is being rendered. */
 export const RETRY_AFTER_SECONDS = 2;
-/** Query parameters of a download link that are not invoice fields. */
-const LINK_PARAMS = ['owner', 'mode', 'signature'];
+/** The link parameter naming stored bill-to details (`InvoiceBillToService`). */
+export const BILL_TO_PARAM = 'bill_to';
+/**
+ * Query parameters of a download link that are not invoice fields. Links
+ * issued before the details were stored carry the fields themselves; they
+ * are still served.
+ */
+const LINK_PARAMS = ['owner', 'mode', 'signature', BILL_TO_PARAM];
 
 /** Whose view of the record a link carries: the key holder who asked for it. */
 export interface InvoiceScope {
@@ -66,6 +73,7 @@ export class InvoiceService {
   constructor(
     private readonly sources: InvoiceSources,
     private readonly jobs: InvoicePdfJobs,
+    private readonly billTo: InvoiceBillToService,
     private readonly signedUrls: SignedUrls,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -77,8 +85,9 @@ export class InvoiceService {
   }
 
   /**
-   * generate-invoice: checks the record is visible, queues its PDF and
-   * returns the signed download link at once.
+   * generate-invoice: checks the record is visible, stores the bill-to
+   * details, queues its PDF and returns the signed download link at once.
+   * Neither the link nor the job carries the details, only their token.
    */
   async generate(
     principal: Principal,
@@ -95,11 +104,12 @@ export class InvoiceService {
       userId: principal.userId,
       testMode: principal.testMode,
     };
+    const billTo = await this.billTo.save(data, fields);
     const hash = this.contentHash(type, id, { ...data, fields });
     if (!(await this.storage.exists(this.storageKey(type, id, fields, hash)))) {
       // The link re-enqueues on its first poll, so a queue outage here only delays.
       await this.jobs
-        .enqueue({ type, id, scope, fields }, hash)
+        .enqueue({ type, id, scope, billTo }, hash)
         .catch((error: unknown) =>
           this.logger.warn(
             { err: error, type, id },
@@ -107,22 +117,25 @@ export class InvoiceService {
           ),
         );
     }
-    return this.link(type, id, scope, fields);
+    return this.link(type, id, scope, billTo);
   }
 
   /**
    * The signed, non-expiring download link of a record's invoice. Pure: no
    * I/O; the PDF is rendered on the link's first request. With a scope the
    * link reads the record as that user in that mode; with null (for
-   * `urls.invoice_url`) the source must implement `loadLinked`.
+   * `urls.invoice_url`) the source must implement `loadLinked`. `billTo` is
+   * a token from `InvoiceBillToService.save` (of the record's store and
+   * mode), or null for the record's own customer details.
    */
   link(
     type: string,
     id: number,
     scope: InvoiceScope | null,
-    fields: InvoiceFields = {},
+    billTo: string | null = null,
   ): string {
-    const query = invoiceFieldsQuery(fields);
+    const query = new URLSearchParams();
+    if (billTo !== null) query.append(BILL_TO_PARAM, billTo);
     if (scope) {
       query.append('owner', String(scope.userId));
       query.append('mode', scope.testMode ? 'test' : 'live');
@@ -143,9 +156,22 @@ export class InvoiceService {
     const id = parseIntegerId(rawId);
     const scope = this.scopeOf(query);
     if (id === null || scope === undefined) throw AppError.notFound();
-    const fields = invoiceFieldsFromQuery(query, LINK_PARAMS);
+    const inline = invoiceFieldsFromQuery(query, LINK_PARAMS);
     const data = await this.loadFor(source, id, scope);
     if (!data) throw AppError.notFound('This invoice no longer exists.');
+    const token = query[BILL_TO_PARAM];
+    let billTo: string | null = null;
+    let fields = inline;
+    if (token !== undefined) {
+      // A signed link never has both; the guard has checked the signature.
+      if (typeof token !== 'string' || Object.keys(inline).length > 0) {
+        throw AppError.badRequest('This link is invalid.');
+      }
+      const stored = await this.billTo.find(data, token);
+      if (!stored) throw AppError.notFound('This invoice no longer exists.');
+      billTo = token;
+      fields = stored;
+    }
     const hash = this.contentHash(type, id, { ...data, fields });
     const file = await this.storage.open(
       this.storageKey(type, id, fields, hash),
@@ -158,7 +184,10 @@ export class InvoiceService {
         ...file,
       };
     }
-    await this.jobs.enqueue({ type, id, scope, fields }, hash);
+    // A link from before the details were stored: store them now, so that
+    // the job names them by token too.
+    billTo ??= await this.billTo.save(data, fields);
+    await this.jobs.enqueue({ type, id, scope, billTo }, hash);
     return { ready: false, retryAfterSeconds: RETRY_AFTER_SECONDS };
   }
 
@@ -177,20 +206,31 @@ export class InvoiceService {
       );
       return;
     }
-    const view: InvoiceView = { ...data, fields: job.fields };
+    const fields = job.billTo
+      ? await this.billTo.find(data, job.billTo)
+      : (job.fields ?? {});
+    if (!fields) {
+      this.logger.warn(
+        { type: job.type, id: job.id },
+        'Invoice bill-to details not found for this record; nothing to render',
+      );
+      return;
+    }
+    const view: InvoiceView = { ...data, fields };
     const key = this.storageKey(
       job.type,
       job.id,
-      job.fields,
+      fields,
       this.contentHash(job.type, job.id, view),
     );
     const pdf = await renderInvoicePdf(view, { fonts: this.fonts });
     await this.storage.put(key, pdf);
-    await this.removeReplaced(source, job, key).catch((error: unknown) =>
-      this.logger.warn(
-        { err: error, type: job.type, id: job.id },
-        'Could not remove replaced invoice PDFs',
-      ),
+    await this.removeReplaced(source, job, fields, key).catch(
+      (error: unknown) =>
+        this.logger.warn(
+          { err: error, type: job.type, id: job.id },
+          'Could not remove replaced invoice PDFs',
+        ),
     );
   }
 
@@ -206,10 +246,11 @@ export class InvoiceService {
   private async removeReplaced(
     source: InvoiceSource,
     job: InvoicePdfJob,
+    fields: InvoiceFields,
     stored: string,
   ): Promise<void> {
     const folder = `invoices/${job.type}/${job.id}`;
-    const sameFields = `${folder}/${fieldsTag(job.fields)}-`;
+    const sameFields = `${folder}/${fieldsTag(fields)}-`;
     const replaced = (await this.storage.list(folder)).filter(
       (key) =>
         key !== stored &&
@@ -223,8 +264,8 @@ export class InvoiceService {
       this.storageKey(
         job.type,
         job.id,
-        job.fields,
-        this.contentHash(job.type, job.id, { ...data, fields: job.fields }),
+        fields,
+        this.contentHash(job.type, job.id, { ...data, fields }),
       );
     if (current !== stored) return;
     await Promise.all(replaced.map((key) => this.storage.delete(key)));
@@ -271,7 +312,9 @@ export class InvoiceService {
           fonts: this.fonts,
           type,
           id,
-          view,
+          // Not shown on the PDF; undefined drops it from the JSON, so files
+          // stored before the field existed keep their names.
+          view: { ...view, storeId: undefined },
         }),
       )
       .digest('hex')

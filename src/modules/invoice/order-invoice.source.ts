@@ -49,6 +49,7 @@ export class OrderInvoiceSource implements InvoiceSource, OnModuleInit {
     }
     const applied = order.taxName !== null;
     return {
+      storeId: order.storeId,
       number: String(order.orderNumber),
       issuedAt: order.createdAt,
       currency: order.currency,
