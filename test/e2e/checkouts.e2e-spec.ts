@@ -272,9 +272,9 @@ describe('checkouts and the hosted checkout', () => {
         '/data/attributes/checkout_options/button_color',
       ],
       [
-        checkoutBody({ checkout_data: { unknown: 1 } }),
+        checkoutBody({ checkout_data: { email: 5 } }),
         422,
-        '/data/attributes/checkout_data/unknown',
+        '/data/attributes/checkout_data/email',
       ],
       [
         checkoutBody({ checkout_data: { billing_address: { country: 'XX' } } }),

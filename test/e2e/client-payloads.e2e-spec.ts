@@ -210,6 +210,34 @@ describe('what real clients send', () => {
       await checkout({ locale: 'de', preview: false }).expect(201);
     });
 
+    it('ignores unknown keys inside the checkout option objects too', async () => {
+      const response = await checkout({
+        product_options: { name: 'Font', future_option: 1 },
+        checkout_options: { embed: true, future_flag: false },
+        checkout_data: {
+          email: 'ann@example.com',
+          future_field: 'x',
+          billing_address: { country: 'NO', line1: 'Storgata 1' },
+          variant_quantities: [
+            { variant_id: Number(variantId), quantity: 2, note: 'x' },
+          ],
+          custom: { kept: true },
+        },
+      }).expect(201);
+      const attributes = response.body.data.attributes;
+      expect(attributes.product_options).not.toHaveProperty('future_option');
+      expect(attributes.checkout_options).not.toHaveProperty('future_flag');
+      expect(attributes.checkout_data).not.toHaveProperty('future_field');
+      expect(attributes.checkout_data.billing_address).toEqual({
+        country: 'NO',
+        zip: '',
+      });
+      expect(attributes.checkout_data.variant_quantities).toEqual([
+        { variant_id: Number(variantId), quantity: 2 },
+      ]);
+      expect(attributes.checkout_data.custom).toEqual({ kept: true });
+    });
+
     it('takes integer strings for integer attributes on every write route', async () => {
       const discount = await api()
         .send(
@@ -291,6 +319,60 @@ describe('what real clients send', () => {
         ]);
       },
     );
+  });
+
+  describe('checkout_data with the dotted billing_address keys (the Go client)', () => {
+    it('reads billing_address.country and billing_address.zip', async () => {
+      const response = await checkout({
+        checkout_data: {
+          email: 'go@example.com',
+          'billing_address.country': 'DE',
+          'billing_address.zip': '10115',
+        },
+      }).expect(201);
+      expect(response.body.data.attributes.checkout_data).toMatchObject({
+        email: 'go@example.com',
+        billing_address: { country: 'DE', zip: '10115' },
+      });
+      expect(Object.keys(response.body.data.attributes.checkout_data)).toEqual([
+        'email',
+        'name',
+        'billing_address',
+        'tax_number',
+        'discount_code',
+        'custom',
+        'variant_quantities',
+      ]);
+    });
+
+    it('takes both forms when they agree and refuses them when they differ', async () => {
+      await checkout({
+        checkout_data: {
+          billing_address: { country: 'DE' },
+          'billing_address.country': 'DE',
+        },
+      }).expect(201);
+      const refused = await checkout({
+        checkout_data: {
+          billing_address: { country: 'DE', zip: '10115' },
+          'billing_address.zip': '10117',
+        },
+      }).expect(422);
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({
+          status: '422',
+          source: {
+            pointer: '/data/attributes/checkout_data/billing_address.zip',
+          },
+        }),
+      ]);
+      const badCountry = await checkout({
+        checkout_data: { 'billing_address.country': 'XX' },
+      }).expect(422);
+      expect(badCountry.body.errors[0].source).toEqual({
+        pointer: '/data/attributes/checkout_data/billing_address.country',
+      });
+    });
   });
 
   describe('validation messages', () => {
