@@ -603,4 +603,24 @@ describe('what real clients send', () => {
       );
     });
   });
+
+  describe('checkout expires_at', () => {
+    it('refuses a time in the past and takes one in the future', async () => {
+      const past = await checkout({
+        expires_at: '2027-03-01T11:59:59Z',
+      }).expect(422);
+      expect(errorsOf(past.body)).toEqual([
+        [
+          '/data/attributes/expires_at',
+          'The expires_at must be in the future.',
+        ],
+      ]);
+      const future = await checkout({
+        expires_at: '2027-03-02T12:00:00Z',
+      }).expect(201);
+      expect(future.body.data.attributes.expires_at).toBe(
+        '2027-03-02T12:00:00.000000Z',
+      );
+    });
+  });
 });
