@@ -529,7 +529,9 @@ describe('catalog: a store stocked over the API', () => {
       expect(parent.body.data.id).toBe(plans.id);
       await get('/v1/products?include=nope').expect(400);
       await get('/v1/products?filter[store_id]=abc').expect(400);
-      await get('/v1/variants?filter[status]=gone').expect(400);
+      // A status no variant has matches nothing (issue 22).
+      const gone = await get('/v1/variants?filter[status]=gone').expect(200);
+      expect(gone.body.meta.page.total).toBe(0);
       await get('/v1/products?filter[name]=x').expect(400);
     });
 

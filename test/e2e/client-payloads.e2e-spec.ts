@@ -623,4 +623,64 @@ describe('what real clients send', () => {
       );
     });
   });
+
+  describe('filters', () => {
+    let subscriptionId: string;
+
+    beforeAll(async () => {
+      ({
+        subscription: { id: subscriptionId },
+      } = await buySubscription(
+        t.baseUrl,
+        merchant.testKey,
+        storeId,
+        { unit_price: 900 },
+        { email: 'Mixed.Case@Example.com' },
+      ));
+    });
+
+    const total = async (path: string) => {
+      const response = await api().get(path).expect(200);
+      return response.body.meta.page.total as number;
+    };
+
+    it('answers a known filter with a value no record has with an empty page', async () => {
+      expect(
+        await total(
+          `/v1/subscription-invoices?filter[subscription_id]=${subscriptionId}&filter[status]=paid`,
+        ),
+      ).toBe(1);
+      const pastDue = await api()
+        .get('/v1/subscription-invoices?filter[status]=past_due')
+        .expect(200);
+      expect(pastDue.body.data).toEqual([]);
+      expect(pastDue.body.meta.page).toMatchObject({ total: 0, lastPage: 1 });
+      expect(pastDue.body.links.first).toContain('filter%5Bstatus%5D=past_due');
+      for (const path of [
+        '/v1/subscription-invoices?filter[refunded]=maybe',
+        '/v1/subscriptions?filter[status]=nope',
+        '/v1/variants?filter[status]=gone',
+        '/v1/license-keys?filter[status]=bogus',
+        '/v1/products?filter[store_id]=0',
+        '/v1/orders?filter[store_id]=99999999999',
+        `/v1/stores/${storeId}/subscriptions?filter[status]=nope`,
+      ])
+        expect({ path, total: await total(path) }).toEqual({ path, total: 0 });
+    });
+
+    it('keeps 400 for unknown filters and non-integer ids', async () => {
+      for (const path of [
+        '/v1/subscription-invoices?filter[colour]=red',
+        '/v1/products?filter[store_id]=abc',
+        '/v1/orders?filter[store_id]=1.5',
+        '/v1/subscriptions?filter[order_id]=',
+      ]) {
+        const response = await api().get(path);
+        expect({ path, status: response.status }).toEqual({
+          path,
+          status: 400,
+        });
+      }
+    });
+  });
 });

@@ -15,6 +15,15 @@ function filterSchema(parser: FilterParser): SchemaObject {
   return { type: 'string' };
 }
 
+/** What a filter matches, and what a value no record has gets (see filterParsers). */
+function filterDescription(parser: FilterParser): string {
+  if ((parser as { allowed?: string[] }).allowed || parser.name === 'boolean')
+    return 'Exact match; any other value gives an empty page.';
+  if (parser.name === 'id')
+    return 'Exact match. A value that is not an integer is a 400; an integer no record has gives an empty page.';
+  return 'Exact match.';
+}
+
 /** `{name}` segments of an OpenAPI path. */
 export const pathParameters = (path: string): ParameterObject[] =>
   [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
@@ -69,7 +78,7 @@ export function listParameters(
       name: `filter[${name}]`,
       in: 'query',
       required: false,
-      description: 'Exact match.',
+      description: filterDescription(parser),
       schema: filterSchema(parser),
     });
   }
