@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { buySubscription, freezeClock } from '../support/billing';
+import { buy, buyNowUrl } from '../support/commerce';
 import {
   createMerchant,
   createPrice,
@@ -681,6 +682,44 @@ describe('what real clients send', () => {
           status: 400,
         });
       }
+    });
+
+    it('matches every email filter the way a purchase finds its customer: whole address, any case', async () => {
+      for (const email of [
+        'mixed.case@example.com',
+        'MIXED.CASE@EXAMPLE.COM',
+        'Mixed.Case@Example.com',
+      ]) {
+        for (const path of [
+          `/v1/customers?filter[email]=${encodeURIComponent(email)}`,
+          `/v1/orders?filter[user_email]=${encodeURIComponent(email)}`,
+          `/v1/subscriptions?filter[user_email]=${encodeURIComponent(email)}`,
+        ])
+          expect({ path, total: await total(path) }).toEqual({
+            path,
+            total: 1,
+          });
+      }
+      // A second purchase with another spelling is the same customer.
+      await buy(
+        t.baseUrl,
+        await buyNowUrl(
+          t.baseUrl,
+          merchant.testKey,
+          (await createPricedProduct(t.baseUrl, merchant.testKey, storeId))
+            .product.id,
+        ),
+        { email: 'MIXED.case@example.COM' },
+      ).expect(201);
+      expect(
+        await total('/v1/customers?filter[email]=mixed.case@example.com'),
+      ).toBe(1);
+      expect(
+        await total('/v1/orders?filter[user_email]=mixed.case@example.com'),
+      ).toBe(2);
+      expect(
+        await total('/v1/orders?filter[user_email]=mixed.case@example'),
+      ).toBe(0);
     });
   });
 });

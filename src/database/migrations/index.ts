@@ -9,6 +9,7 @@ import { Billing1763960000000 } from './1763960000000-billing';
 import { SubscriptionInvoiceLines1763970000000 } from './1763970000000-subscription-invoice-lines';
 import { OrderNumbering1763980000000 } from './1763980000000-order-numbering';
 import { WebhookDueIndex1763990000000 } from './1763990000000-webhook-due-index';
+import { EmailFilterIndexes1764050000000 } from './1764050000000-email-filter-indexes';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   SubscriptionInvoiceLines1763970000000,
   OrderNumbering1763980000000,
   WebhookDueIndex1763990000000,
+  EmailFilterIndexes1764050000000,
 ];

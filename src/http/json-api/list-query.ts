@@ -28,7 +28,11 @@ export const filterParsers = {
     const id = Number(raw);
     return id >= 1 && id <= INT32_MAX ? id : NO_MATCH;
   },
-  string: (raw: string) => raw,
+  /**
+   * An e-mail address: the whole address, compared without regard to case,
+   * as a purchase finds its customer (the repositories compare `lower()`s).
+   */
+  email: (raw: string) => raw,
   boolean: (raw: string) =>
     raw === 'true' ? true : raw === 'false' ? false : NO_MATCH,
   // `allowed` stays readable so the OpenAPI document can list the values.

@@ -12,6 +12,7 @@ function filterSchema(parser: FilterParser): SchemaObject {
   if (allowed) return { type: 'string', enum: allowed };
   if (parser.name === 'id') return { type: 'integer', minimum: 1 };
   if (parser.name === 'boolean') return { type: 'boolean' };
+  if (parser.name === 'email') return { type: 'string', format: 'email' };
   return { type: 'string' };
 }
 
@@ -21,6 +22,8 @@ function filterDescription(parser: FilterParser): string {
     return 'Exact match; any other value gives an empty page.';
   if (parser.name === 'id')
     return 'Exact match. A value that is not an integer is a 400; an integer no record has gives an empty page.';
+  if (parser.name === 'email')
+    return 'The whole address, compared without regard to case (as a purchase finds its customer).';
   return 'Exact match.';
 }
 
