@@ -11,7 +11,6 @@ export const invalid = {
   boolean: (field: string) => `The ${field} must be true or false.`,
   object: (field: string) => `The ${field} must be an object.`,
   array: (field: string) => `The ${field} must be an array.`,
-  entries: (field: string) => `Each entry of ${field} must be an object.`,
   notEmpty: (field: string) => `The ${field} must not be empty.`,
   oneOf: (field: string, values: readonly unknown[]) =>
     `The ${field} must be one of: ${values.join(', ')}.`,

@@ -124,7 +124,8 @@ const RANK: Record<string, number> = {
   isBoolean: 1,
   isObject: 1,
   isArray: 1,
-  nestedValidation: 1,
+  // After isArray: `links: "x"` is told it is not an array, not about its entries.
+  nestedValidation: 1.5,
   isNotEmpty: 2,
   min: 4,
   max: 4,
@@ -160,7 +161,8 @@ function message(
     case 'isArray':
       return invalid.array(field);
     case 'nestedValidation':
-      return each ? invalid.entries(field) : invalid.object(field);
+      // Reported at the entry (`links/0`) when an array's entry is no object.
+      return invalid.object(field);
     case 'isNotEmpty':
       return invalid.notEmpty(field);
     case 'isIn':

@@ -249,9 +249,13 @@ describe('parseWriteDocument', () => {
         ['links/1/title', 'The links.1.title is required.'],
         ['links/1/position', 'The links.1.position must be an integer.'],
       ]);
-      expect(details({ seats: 0, label: 5 })).toEqual([
+      expect(details({ seats: 0, label: 5, links: 'x' })).toEqual([
         ['seats', 'The seats must be at least 1.'],
         ['label', 'The label must be a string.'],
+        ['links', 'The links must be an array.'],
+      ]);
+      expect(details({ seats: 1, links: [5] })).toEqual([
+        ['links/0', 'The links.0 must be an object.'],
       ]);
     });
 
