@@ -7,6 +7,7 @@ import {
   listCheckouts,
   listSubscriptionInvoices,
 } from '@lemonsqueezy/lemonsqueezy.js';
+import { Clock } from '../../src/common/clock';
 import { StoreService } from '../../src/modules/store/store.service';
 import { outboxEvents } from '../support/billing';
 import { buy, buyNowUrl } from '../support/commerce';
@@ -436,9 +437,9 @@ describe('checkouts and the hosted checkout', () => {
         '/data/attributes/checkout_options/button_color',
       ],
       [
-        checkoutBody({ checkout_data: { unknown: 1 } }),
+        checkoutBody({ checkout_data: { email: 5 } }),
         422,
-        '/data/attributes/checkout_data/unknown',
+        '/data/attributes/checkout_data/email',
       ],
       [
         checkoutBody({ checkout_data: { billing_address: { country: 'XX' } } }),
@@ -527,24 +528,32 @@ describe('checkouts and the hosted checkout', () => {
       .expect(303);
     expect(form.headers.location).toBe('https://example.com/thanks');
 
-    const expired = await api()
-      .post(
-        '/v1/checkouts',
-        checkoutBody({ expires_at: '2020-01-01T00:00:00.000000Z' }),
-      )
+    // An expires_at already past is refused (issue 22); one a minute ahead
+    // stops working once the clock passes it.
+    const soon = new Date(Date.now() + 60_000);
+    soon.setMilliseconds(0);
+    const expiring = await api()
+      .post('/v1/checkouts', checkoutBody({ expires_at: soon.toISOString() }))
       .expect(201);
-    expect(expired.body.data.attributes.expires_at).toBe(
-      '2020-01-01T00:00:00.000000Z',
+    expect(expiring.body.data.attributes.expires_at).toBe(
+      soon.toISOString().replace('.000Z', '.000000Z'),
     );
-    const old = new URL(expired.body.data.attributes.url);
-    const gone = await request(t.baseUrl)
-      .get(old.pathname + old.search)
-      .expect(403);
-    expect(gone.text).toMatch(/expired/);
-    await request(t.baseUrl)
-      .post(old.pathname + old.search)
-      .send({ email: 'late@example.com', card_number: GOOD_CARD })
-      .expect(403);
+    const old = new URL(expiring.body.data.attributes.url);
+    const clock = t.app.get(Clock);
+    clock.now = () => new Date(soon.getTime() + 1000);
+    try {
+      const gone = await request(t.baseUrl)
+        .get(old.pathname + old.search)
+        .expect(403);
+      expect(gone.text).toMatch(/expired/);
+      await request(t.baseUrl)
+        .post(old.pathname + old.search)
+        .send({ email: 'late@example.com', card_number: GOOD_CARD })
+        .expect(403);
+    } finally {
+      // Back to the class's clock.
+      delete (clock as Partial<Clock>).now;
+    }
   });
 
   it('lists checkouts newest first with filters, scoped to the key', async () => {

@@ -151,7 +151,7 @@ describe('discounts and redemptions', () => {
         422,
         '/data/attributes/test_mode',
       ],
-      [{ code: 'UNKNOWN', colour: 'red' }, 422, '/data/attributes/colour'],
+      [{ code: 'STRINGAMOUNT', amount: '1.5' }, 422, '/data/attributes/amount'],
       [
         { code: 'NOVARIANTS', is_limited_to_products: true },
         422,

@@ -225,7 +225,6 @@ describe('webhooks', () => {
       [{ url: 'http://user:pw@example.com/' }, '/data/attributes/url'],
       [{ url: undefined }, '/data/attributes/url'],
       [{ test_mode: false }, '/data/attributes/test_mode'],
-      [{ colour: 'blue' }, '/data/attributes/colour'],
     ])('refuses %p with 422', async (change, pointer) => {
       const response = await newWebhook({
         url: receiver.url('/x'),

@@ -10,6 +10,7 @@ import { SubscriptionInvoiceLines1763970000000 } from './1763970000000-subscript
 import { OrderNumbering1763980000000 } from './1763980000000-order-numbering';
 import { WebhookDueIndex1763990000000 } from './1763990000000-webhook-due-index';
 import { ExchangeRates1764000000000 } from './1764000000000-exchange-rates';
+import { EmailFilterIndexes1764050000000 } from './1764050000000-email-filter-indexes';
 import { RefundStatus1764100000000 } from './1764100000000-refund-status';
 import { SubscriptionInvoiceCustomerIndex1764110000000 } from './1764110000000-subscription-invoice-customer-index';
 import { InvoiceBillTo1764150000000 } from './1764150000000-invoice-bill-to';
@@ -28,6 +29,7 @@ export const migrations = [
   OrderNumbering1763980000000,
   WebhookDueIndex1763990000000,
   ExchangeRates1764000000000,
+  EmailFilterIndexes1764050000000,
   RefundStatus1764100000000,
   SubscriptionInvoiceCustomerIndex1764110000000,
   InvoiceBillTo1764150000000,

@@ -384,7 +384,10 @@ export class JsonApi {
     const params = new URLSearchParams();
     params.set('page[number]', String(pageNumber));
     params.set('page[size]', String(query.page.size));
-    for (const [name, value] of Object.entries(query.filters)) {
+    for (const [name, value] of Object.entries({
+      ...query.filters,
+      ...query.unmatchable,
+    })) {
       params.set(`filter[${name}]`, String(value));
     }
     params.set('sort', query.sortParam);

@@ -14,6 +14,7 @@ function query(sort: SortKey[], number = 1, size = 10): ListQuery {
     filters: {},
     sort,
     sortParam: '',
+    unmatchable: {},
     include: [],
   };
 }

@@ -37,10 +37,32 @@ describe('parseListQuery', () => {
   });
 
   it.each([
+    [{ 'filter[status]': 'lost' }, { status: 'lost' }],
+    [{ 'filter[refunded]': 'yes' }, { refunded: 'yes' }],
+    [{ 'filter[store_id]': '0' }, { store_id: '0' }],
+    [{ 'filter[store_id]': '-3' }, { store_id: '-3' }],
+    [{ 'filter[store_id]': '2147483648' }, { store_id: '2147483648' }],
+  ])(
+    'keeps %p, a value no record can have, apart as unmatchable',
+    (raw, unmatchable) => {
+      const query = parseListQuery(
+        { ...raw, 'filter[store_id]': '7', ...raw },
+        spec,
+        [],
+      );
+      expect(query.unmatchable).toEqual(unmatchable);
+      expect(Object.keys(query.filters)).not.toContain(
+        Object.keys(unmatchable)[0],
+      );
+    },
+  );
+
+  it.each([
     [{ 'filter[store_id]': 'x' }, 'filter[store_id]'],
-    [{ 'filter[store_id]': '0' }, 'filter[store_id]'],
-    [{ 'filter[refunded]': 'yes' }, 'filter[refunded]'],
-    [{ 'filter[status]': 'lost' }, 'filter[status]'],
+    [{ 'filter[store_id]': '1.5' }, 'filter[store_id]'],
+    [{ 'filter[store_id]': '' }, 'filter[store_id]'],
+    [{ 'filter[store_id]': '07' }, 'filter[store_id]'],
+    [{ 'filter[colour]': 'red' }, 'filter[colour]'],
     [{ 'page[size]': '0' }, 'page[size]'],
     [{ 'page[size]': '1.5' }, 'page[size]'],
     [{ include: 'x' }, 'include'],

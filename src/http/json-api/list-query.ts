@@ -1,21 +1,43 @@
 import { AppError } from '../../common/app-error';
+import { INT32_MAX, INTEGER_STRING } from '../../common/validation-messages';
 
 export type FilterValue = string | number | boolean;
 
-/** Turns one `filter[x]` string into a typed value, or null when invalid. */
-export type FilterParser = (raw: string) => FilterValue | null;
+/** A well-formed filter value that no record can have (an unknown status, id 0). */
+export const NO_MATCH = Symbol('no record can match');
 
+/**
+ * Turns one `filter[x]` string into a typed value; NO_MATCH when no record
+ * can have it (the list is then empty), null when it is of the wrong type
+ * (a 400).
+ */
+export type FilterParser = (
+  raw: string,
+) => FilterValue | typeof NO_MATCH | null;
+
+/**
+ * Filter values are text, so any string is well-formed for a text column:
+ * one outside an enumeration or a boolean's `true`/`false` matches nothing.
+ * Id columns are numbers: a value that is not an integer is a client's
+ * mistake (400); an integer no id can be (0, negative, past the column's
+ * range) matches nothing.
+ */
 export const filterParsers = {
-  id: (raw: string) =>
-    /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647
-      ? Number(raw)
-      : null,
-  string: (raw: string) => raw,
+  id: (raw: string) => {
+    if (!INTEGER_STRING.test(raw)) return null;
+    const id = Number(raw);
+    return id >= 1 && id <= INT32_MAX ? id : NO_MATCH;
+  },
+  /**
+   * An e-mail address: the whole address, compared without regard to case,
+   * as a purchase finds its customer (the repositories compare `lower()`s).
+   */
+  email: (raw: string) => raw,
   boolean: (raw: string) =>
-    raw === 'true' ? true : raw === 'false' ? false : null,
+    raw === 'true' ? true : raw === 'false' ? false : NO_MATCH,
   // `allowed` stays readable so the OpenAPI document can list the values.
   oneOf: (...allowed: string[]) =>
-    Object.assign((raw: string) => (allowed.includes(raw) ? raw : null), {
+    Object.assign((raw: string) => (allowed.includes(raw) ? raw : NO_MATCH), {
       allowed,
     }),
 } satisfies Record<
@@ -44,7 +66,14 @@ export interface Pagination {
 
 export interface ListQuery {
   page: Pagination;
+  /** The filters a record can match, typed. */
   filters: Record<string, FilterValue>;
+  /**
+   * Filters given a value no record can have, as sent (for the page links).
+   * Any at all makes the page empty: `findPage` answers it without a query
+   * (see `pageOrNothing` in resource.ts), so such values never reach SQL.
+   */
+  unmatchable: Record<string, string>;
   sort: SortKey[];
   /** The `sort` value as it goes into pagination links. */
   sortParam: string;
@@ -146,6 +175,7 @@ export function parseListQuery(
   includes: string[],
 ): ListQuery {
   const filters: Record<string, FilterValue> = {};
+  const unmatchable: Record<string, string> = {};
   for (const name of Object.keys(query)) {
     const filterName = /^filter\[([^\]]+)\]$/.exec(name)?.[1];
     if (filterName !== undefined) {
@@ -163,7 +193,8 @@ export function parseListQuery(
           parameter: name,
         });
       }
-      filters[filterName] = value;
+      if (value === NO_MATCH) unmatchable[filterName] = raw;
+      else filters[filterName] = value;
     } else if (
       !['page[number]', 'page[size]', 'include', 'sort'].includes(name)
     ) {
@@ -184,6 +215,7 @@ export function parseListQuery(
       ),
     },
     filters,
+    unmatchable,
     sort: parseSort(sortRaw || undefined, spec),
     sortParam: sortRaw || spec.defaultSort,
     include: parseInclude(query, includes),

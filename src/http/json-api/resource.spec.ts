@@ -62,14 +62,30 @@ describe('IntegerIdFinders', () => {
     expect(asked).toEqual([[1, 3]]);
   });
 
-  it('delegates findPage', async () => {
+  it('delegates findPage, unless a filter matches nothing', async () => {
     const { finders } = source(false);
+    let asked = 0;
+    const counted = {
+      ...finders,
+      findPage: (...args: Parameters<typeof finders.findPage>) => {
+        asked += 1;
+        return finders.findPage(...args);
+      },
+    };
     await expect(
-      new Finders(finders).findPage(principal, {} as ListQuery),
+      new Finders(counted).findPage(principal, {
+        unmatchable: {},
+      } as ListQuery),
     ).resolves.toEqual({
       records: [{ id: 1 }, { id: 2 }, { id: 3 }],
       total: 3,
     });
+    await expect(
+      new Finders(counted).findPage(principal, {
+        unmatchable: { status: 'lost' },
+      } as unknown as ListQuery),
+    ).resolves.toEqual({ records: [], total: 0 });
+    expect(asked).toBe(1);
   });
 
   it('delegates findByFilter, and refuses it when the service has none', async () => {

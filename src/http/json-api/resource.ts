@@ -36,6 +36,20 @@ export interface Page<T> {
   total: number;
 }
 
+/**
+ * A list's page, or the empty page without a query when a filter has a
+ * value no record can have (`ListQuery.unmatchable`). Every `findPage` goes
+ * through it; IntegerIdFinders does for its subclasses.
+ */
+export function pageOrNothing<T>(
+  query: ListQuery,
+  find: () => Promise<Page<T>>,
+): Promise<Page<T>> {
+  return Object.keys(query.unmatchable).length > 0
+    ? Promise.resolve({ records: [], total: 0 })
+    : find();
+}
+
 /** How records of one type render as JSON:API resource objects. */
 export interface ResourceRenderer<T> {
   readonly type: string;
@@ -56,6 +70,7 @@ export interface ResourceType<T> extends ResourceRenderer<T> {
   readonly list: ListSpec;
   findOne(principal: Principal, id: string): Promise<T | null>;
   findMany(principal: Principal, ids: string[]): Promise<T[]>;
+  /** Through `pageOrNothing`: a filter that matches nothing never reaches SQL. */
   findPage(principal: Principal, query: ListQuery): Promise<Page<T>>;
   /** All records whose `filter` is one of `values`, for includes of to-many relationships. */
   findByFilter(
@@ -117,7 +132,7 @@ export abstract class IntegerIdFinders<T> {
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<T>> {
-    return this.source.findPage(principal, query);
+    return pageOrNothing(query, () => this.source.findPage(principal, query));
   }
 
   findByFilter(

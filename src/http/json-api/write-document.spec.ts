@@ -1,4 +1,18 @@
-import { IsOptional, IsString, Length } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { thrownAppError } from '../../../test/support/app-error';
 import { parseWriteDocument } from './write-document';
 
@@ -46,13 +60,13 @@ describe('parseWriteDocument', () => {
     );
   });
 
-  it('gives one 422 per invalid or unknown attribute with a pointer', () => {
+  it('gives one 422 per invalid attribute with a pointer, and ignores unknown ones', () => {
     const error = thrownAppError(() =>
       parseWriteDocument(
         {
           data: {
             type: 'customers',
-            attributes: { name: 5, shoe_size: 9 },
+            attributes: { name: 5, city: 6, shoe_size: 9 },
             relationships: { store: { data: { type: 'stores', id: '1' } } },
           },
         },
@@ -60,13 +74,27 @@ describe('parseWriteDocument', () => {
       ),
     );
     expect(error.status).toBe(422);
-    const pointers = error.errors
-      .map((e) => (e.source as { pointer: string }).pointer)
-      .sort();
-    expect(pointers).toEqual([
-      '/data/attributes/name',
-      '/data/attributes/shoe_size',
+    expect(error.errors).toEqual([
+      {
+        detail: 'The name must be a string.',
+        source: { pointer: '/data/attributes/name' },
+      },
+      {
+        detail: 'The city must be a string.',
+        source: { pointer: '/data/attributes/city' },
+      },
     ]);
+    const document = parseWriteDocument(
+      {
+        data: {
+          type: 'customers',
+          attributes: { name: 'Ann', shoe_size: 9 },
+          relationships: { store: { data: { type: 'stores', id: '1' } } },
+        },
+      },
+      rules,
+    );
+    expect(document.attributes).toEqual({ name: 'Ann' });
   });
 
   it('requires required relationships and checks their type', () => {
@@ -110,5 +138,137 @@ describe('parseWriteDocument', () => {
         '3',
       ).id,
     ).toBe('3');
+  });
+
+  describe('attribute rules, once for every write route', () => {
+    class Link {
+      @IsString()
+      @MaxLength(10)
+      title: string;
+
+      @IsOptional()
+      @IsInt()
+      position?: number;
+    }
+
+    class Plan {
+      @IsInt()
+      @Min(1)
+      @Max(100)
+      seats: number;
+
+      @IsOptional()
+      @IsInt()
+      sort?: number;
+
+      @IsOptional()
+      @IsIn(['month', 'year'])
+      interval?: string;
+
+      @IsOptional()
+      @IsIn(['a', 'b'], { each: true })
+      tags?: string[];
+
+      @IsOptional()
+      @IsBoolean()
+      trial?: boolean;
+
+      @IsOptional()
+      @Matches(/^[A-Z]+$/, { message: 'The code must be capital letters.' })
+      code?: string;
+
+      @IsOptional()
+      @IsString()
+      @Length(2, 4)
+      label?: string;
+
+      @IsOptional()
+      @IsArray()
+      @ValidateNested({ each: true })
+      @Type(() => Link)
+      links?: Link[];
+    }
+
+    const plan = (attributes: Record<string, unknown>) =>
+      parseWriteDocument(
+        { data: { type: 'plans', attributes } },
+        { type: 'plans', attributes: Plan },
+      );
+    const details = (attributes: Record<string, unknown>) =>
+      thrownAppError(() => plan(attributes)).errors.map((e) => [
+        (e.source as { pointer: string }).pointer.replace(
+          '/data/attributes/',
+          '',
+        ),
+        e.detail,
+      ]);
+
+    it('takes integer strings for integer attributes, nested ones too', () => {
+      expect(
+        plan({
+          seats: '12',
+          sort: '-3',
+          links: [{ title: 'Docs', position: '2' }],
+        }).attributes,
+      ).toEqual({
+        seats: 12,
+        sort: -3,
+        links: [Object.assign(new Link(), { title: 'Docs', position: 2 })],
+      });
+    });
+
+    it.each(['4.5', 'abc', '', '1e3', ' 4', '04', '+4', true, [4], {}])(
+      'refuses %p where an integer belongs',
+      (seats) => {
+        expect(details({ seats })).toEqual([
+          ['seats', 'The seats must be an integer.'],
+        ]);
+      },
+    );
+
+    it('names the one check that matters per field', () => {
+      expect(details({})).toEqual([['seats', 'The seats is required.']]);
+      expect(
+        details({
+          seats: '101',
+          interval: 'week',
+          tags: ['a', 'c'],
+          trial: 'yes',
+          code: 'abc',
+          label: 'x',
+          links: [{ title: 'a very long title' }, { position: 'x' }],
+        }),
+      ).toEqual([
+        ['seats', 'The seats may be at most 100.'],
+        ['interval', 'The interval must be one of: month, year.'],
+        ['tags', 'Each entry of tags must be one of: a, b.'],
+        ['trial', 'The trial must be true or false.'],
+        ['code', 'The code must be capital letters.'],
+        ['label', 'The label must be 2 to 4 characters.'],
+        ['links/0/title', 'The links.0.title may be at most 10 characters.'],
+        ['links/1/title', 'The links.1.title is required.'],
+        ['links/1/position', 'The links.1.position must be an integer.'],
+      ]);
+      expect(details({ seats: 0, label: 5, links: 'x' })).toEqual([
+        ['seats', 'The seats must be at least 1.'],
+        ['label', 'The label must be a string.'],
+        ['links', 'The links must be an array.'],
+      ]);
+      expect(details({ seats: 1, links: [5] })).toEqual([
+        ['links/0', 'The links.0 must be an object.'],
+      ]);
+    });
+
+    it('bounds an integer without a Max of its own by the integer column', () => {
+      expect(details({ seats: 1, sort: 2147483648 })).toEqual([
+        ['sort', 'The sort may be at most 2147483647.'],
+      ]);
+      expect(details({ seats: 1, sort: '-99999999999999999999' })).toEqual([
+        ['sort', 'The sort must be at least -2147483648.'],
+      ]);
+      expect(plan({ seats: 1, sort: 2147483647 }).attributes.sort).toBe(
+        2147483647,
+      );
+    });
   });
 });

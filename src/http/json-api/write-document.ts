@@ -1,7 +1,8 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
-import { AppError, ErrorDetail } from '../../common/app-error';
+import { validateSync } from 'class-validator';
+import { AppError } from '../../common/app-error';
+import { prepareIntegers, validationDetails } from './attribute-validation';
 
 type Constructor<T> = new () => T;
 
@@ -33,18 +34,6 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 function shapeError(detail: string, pointer: string) {
   return AppError.badRequest(detail, { pointer });
-}
-
-function flattenValidationErrors(
-  errors: ValidationError[],
-  prefix: string,
-): ErrorDetail[] {
-  return errors.flatMap((error) => {
-    const pointer = `${prefix}/${error.property}`;
-    const own = Object.values(error.constraints ?? {}).slice(0, 1);
-    const here = own.map((detail) => ({ detail, source: { pointer } }));
-    return [...here, ...flattenValidationErrors(error.children ?? [], pointer)];
-  });
 }
 
 function identifier(
@@ -128,7 +117,10 @@ function parseRelationships(
  * Checks a JSON:API write body and validates its attributes against a
  * class-validator class. A wrong shape (including a wrong `data.type`) is a
  * 400, a PATCH `data.id` that differs from the path a 409 (as JSON:API says),
- * and invalid or unknown attributes a 422 with one error per field.
+ * and invalid attributes a 422 with one error per field. Attributes the
+ * class does not know are dropped: clients send fields a server may not
+ * know (the Laravel package's `product_id` on a plan change), and new
+ * optional parameters are a backwards-compatible change (spec 9).
  */
 export function parseWriteDocument<A extends object>(
   body: unknown,
@@ -165,17 +157,20 @@ export function parseWriteDocument<A extends object>(
     throw shapeError('attributes must be an object.', '/data/attributes');
 
   const attributes = plainToInstance(rules.attributes, rawAttributes);
-  const errors = validateSync(attributes, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    validationError: { target: false, value: false },
-  });
-  if (errors.length > 0) {
-    throw AppError.unprocessable(
-      flattenValidationErrors(errors, '/data/attributes'),
-    );
-  }
+  const outOfRange = prepareIntegers(attributes, '/data/attributes');
+  const errors = validationDetails(
+    validateSync(attributes, {
+      whitelist: true,
+      forbidUnknownValues: true,
+      validationError: { target: true, value: true },
+    }),
+    '/data/attributes',
+  );
+  const reported = new Set(errors.map((e) => JSON.stringify(e.source)));
+  errors.push(
+    ...outOfRange.filter((e) => !reported.has(JSON.stringify(e.source))),
+  );
+  if (errors.length > 0) throw AppError.unprocessable(errors);
   return {
     id,
     attributes,

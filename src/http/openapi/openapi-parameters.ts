@@ -12,7 +12,19 @@ function filterSchema(parser: FilterParser): SchemaObject {
   if (allowed) return { type: 'string', enum: allowed };
   if (parser.name === 'id') return { type: 'integer', minimum: 1 };
   if (parser.name === 'boolean') return { type: 'boolean' };
+  if (parser.name === 'email') return { type: 'string', format: 'email' };
   return { type: 'string' };
+}
+
+/** What a filter matches, and what a value no record has gets (see filterParsers). */
+function filterDescription(parser: FilterParser): string {
+  if ((parser as { allowed?: string[] }).allowed || parser.name === 'boolean')
+    return 'Exact match; any other value gives an empty page.';
+  if (parser.name === 'id')
+    return 'Exact match. A value that is not an integer is a 400; an integer no record has gives an empty page.';
+  if (parser.name === 'email')
+    return 'The whole address, compared without regard to case (as a purchase finds its customer).';
+  return 'Exact match.';
 }
 
 /** `{name}` segments of an OpenAPI path. */
@@ -69,7 +81,7 @@ export function listParameters(
       name: `filter[${name}]`,
       in: 'query',
       required: false,
-      description: 'Exact match.',
+      description: filterDescription(parser),
       schema: filterSchema(parser),
     });
   }

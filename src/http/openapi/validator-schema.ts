@@ -2,17 +2,9 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata.js';
+import { validatorName } from '../json-api/attribute-validation';
 
 type Constructor = new () => object;
-
-/** The validator's name: built-ins carry it on the metadata, `ValidateBy` on its constraint class. */
-function validatorName(metadata: ValidationMetadata): string | undefined {
-  if (metadata.name) return metadata.name;
-  const constraints = getMetadataStorage().getTargetValidatorConstraints(
-    metadata.constraintCls,
-  );
-  return constraints[0]?.name;
-}
 
 /**
  * Whether the property may be left out, and whether null passes: `@IsOptional`
@@ -144,7 +136,9 @@ function propertySchema(
 /**
  * The JSON Schema of a class-validator class, read from the same metadata
  * that validates request bodies, so the document cannot drift from the
- * validation. Custom validators become unconstrained properties.
+ * validation. Custom validators become unconstrained properties. Other
+ * properties are allowed: the write layer ignores them (and takes integer
+ * strings where an integer is documented).
  */
 export function validatorSchema(
   target: Constructor,
@@ -184,6 +178,5 @@ export function validatorSchema(
     type: 'object',
     properties,
     ...(required.length > 0 ? { required } : {}),
-    additionalProperties: false,
   };
 }

@@ -26,6 +26,9 @@ export function scopeTo<T extends ObjectLiteral>(
     );
 }
 
+/** Address filters match the whole address in any case (filterParsers.email), on `lower()` indexes. */
+const CASELESS_FILTERS = new Set(['user_email']);
+
 /** Exact-match filters; `columns` maps filter names to columns (all filters are indexed with test_mode). */
 export function applyFilters<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
@@ -36,7 +39,11 @@ export function applyFilters<T extends ObjectLiteral>(
   for (const [name, value] of Object.entries(filters)) {
     const column = `${alias}.${columns[name] ?? name}`;
     const param = `f_${name}`;
-    if (Array.isArray(value)) {
+    if (CASELESS_FILTERS.has(name) && !Array.isArray(value)) {
+      builder.andWhere(`lower(${column}) = lower(:${param})`, {
+        [param]: value,
+      });
+    } else if (Array.isArray(value)) {
       builder.andWhere(`${column} IN (:...${param})`, { [param]: value });
     } else {
       builder.andWhere(`${column} = :${param}`, { [param]: value });

@@ -23,7 +23,7 @@ export class SubscriptionSerializer
       product_id: filterParsers.id,
       variant_id: filterParsers.id,
       customer_id: filterParsers.id,
-      user_email: filterParsers.string,
+      user_email: filterParsers.email,
       status: filterParsers.oneOf(...SUBSCRIPTION_STATUSES),
     },
     sorts: CREATED_UPDATED_SORTS,

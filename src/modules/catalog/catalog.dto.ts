@@ -29,7 +29,7 @@ const SLUG_MESSAGE =
 
 export class ProductAttributes {
   @IsString()
-  @IsNotEmpty({ message: 'The name is required.' })
+  @IsNotEmpty()
   @MaxLength(255)
   name: string;
 
@@ -39,9 +39,7 @@ export class ProductAttributes {
   description?: string;
 
   @IsOptional()
-  @IsIn(['draft', 'published'], {
-    message: 'status must be draft or published.',
-  })
+  @IsIn(['draft', 'published'])
   status?: 'draft' | 'published';
 
   @IsOptional()
@@ -78,7 +76,7 @@ export class VariantLinkInput {
 
 export class VariantAttributes {
   @IsString()
-  @IsNotEmpty({ message: 'The name is required.' })
+  @IsNotEmpty()
   @MaxLength(255)
   name: string;
 
@@ -89,10 +87,7 @@ export class VariantAttributes {
 
   /** `pending` is reserved for a product's default variant (spec 2.4). */
   @IsOptional()
-  @IsIn(['draft', 'published'], {
-    message:
-      'status must be draft or published (pending marks the default variant).',
-  })
+  @IsIn(['draft', 'published'])
   status?: 'draft' | 'published';
 
   @IsOptional()
@@ -119,9 +114,7 @@ export class VariantAttributes {
   license_length_value?: number;
 
   @IsOptional()
-  @IsIn(['days', 'months', 'years'], {
-    message: 'license_length_unit must be days, months or years.',
-  })
+  @IsIn(['days', 'months', 'years'])
   license_length_unit?: 'days' | 'months' | 'years';
 
   @IsOptional()
@@ -138,22 +131,17 @@ export class VariantAttributes {
 export class VariantUpdateAttributes extends PartialType(VariantAttributes) {}
 
 const INTERVALS = ['day', 'week', 'month', 'year'];
-const INTERVAL_MESSAGE = 'must be day, week, month or year.';
 
 export class PriceAttributes {
-  @IsIn(['one_time', 'subscription', 'lead_magnet', 'pwyw'], {
-    message: 'category must be one_time, subscription, lead_magnet or pwyw.',
-  })
+  @IsIn(['one_time', 'subscription', 'lead_magnet', 'pwyw'])
   category: PriceCategory;
 
   @IsOptional()
-  @IsIn(['standard', 'package', 'graduated', 'volume'], {
-    message: 'scheme must be standard, package, graduated or volume.',
-  })
+  @IsIn(['standard', 'package', 'graduated', 'volume'])
   scheme?: PriceScheme;
 
   @IsOptional()
-  @IsInt({ message: 'unit_price must be an integer number of cents.' })
+  @IsInt()
   @Min(0)
   unit_price?: number | null;
 
@@ -162,7 +150,7 @@ export class PriceAttributes {
   unit_price_decimal?: string | null;
 
   @IsOptional()
-  @IsIn(INTERVALS, { message: `renewal_interval_unit ${INTERVAL_MESSAGE}` })
+  @IsIn(INTERVALS)
   renewal_interval_unit?: IntervalUnit | null;
 
   @IsOptional()
@@ -171,7 +159,7 @@ export class PriceAttributes {
   renewal_interval_quantity?: number | null;
 
   @IsOptional()
-  @IsIn(INTERVALS, { message: `trial_interval_unit ${INTERVAL_MESSAGE}` })
+  @IsIn(INTERVALS)
   trial_interval_unit?: IntervalUnit | null;
 
   @IsOptional()
@@ -180,10 +168,7 @@ export class PriceAttributes {
   trial_interval_quantity?: number | null;
 
   @IsOptional()
-  @IsIn(['sum', 'last_during_period', 'last_ever', 'max'], {
-    message:
-      'usage_aggregation must be null, sum, last_during_period, last_ever or max.',
-  })
+  @IsIn(['sum', 'last_during_period', 'last_ever', 'max'])
   usage_aggregation?: UsageAggregation | null;
 
   @IsOptional()
@@ -215,9 +200,7 @@ export class PriceAttributes {
   setup_fee?: number | null;
 
   @IsOptional()
-  @IsIn(['eservice', 'ebook', 'saas'], {
-    message: 'tax_code must be eservice, ebook or saas.',
-  })
+  @IsIn(['eservice', 'ebook', 'saas'])
   tax_code?: TaxCode;
 }
 

@@ -1,5 +1,10 @@
 import { AppError } from '../../common/app-error';
 import { isCountryCode } from '../../common/country-codes';
+import {
+  fieldLabel,
+  integerOrSame,
+  invalid,
+} from '../../common/validation-messages';
 import type {
   CheckoutData,
   CheckoutOptions,
@@ -28,9 +33,15 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function fail(path: string, detail: string): never {
+/**
+ * The option objects are read key by key: a known key with a wrong value is
+ * a 422 at its pointer; a key this server does not know is ignored, like an
+ * unknown attribute (new optional parameters are backwards-compatible,
+ * spec 9), and is not stored or echoed.
+ */
+function fail(path: string, detail: (field: string) => string): never {
   throw AppError.unprocessable({
-    detail,
+    detail: detail(fieldLabel(path)),
     source: { pointer: `/data/attributes/${path}` },
   });
 }
@@ -39,22 +50,15 @@ function fail(path: string, detail: string): never {
 function objectOrEmpty(value: unknown, path: string): Json {
   if (value === undefined || value === null) return {};
   if (Array.isArray(value) && value.length === 0) return {};
-  if (!isObject(value)) fail(path, `${path} must be an object.`);
+  if (!isObject(value)) fail(path, invalid.object);
   return value;
-}
-
-function rejectUnknown(value: Json, allowed: readonly string[], path: string) {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key))
-      fail(`${path}/${key}`, `Unknown key "${key}" in ${path}.`);
-  }
 }
 
 function text(value: unknown, path: string): string {
   if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') fail(path, `${path} must be a string.`);
+  if (typeof value !== 'string') fail(path, invalid.string);
   if (value.length > MAX_TEXT)
-    fail(path, `${path} may be at most ${MAX_TEXT} characters.`);
+    fail(path, (field) => invalid.maxLength(field, MAX_TEXT));
   return value;
 }
 
@@ -65,59 +69,35 @@ function httpUrl(value: unknown, path: string): string {
   try {
     url = new URL(raw);
   } catch {
-    fail(path, `${path} must be an http(s) URL.`);
+    fail(path, invalid.url);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    fail(path, `${path} must be an http(s) URL.`);
+    fail(path, invalid.url);
   return raw;
 }
 
 function flag(value: unknown, fallback: boolean, path: string): boolean {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') fail(path, `${path} must be a boolean.`);
+  if (typeof value !== 'boolean') fail(path, invalid.boolean);
   return value;
 }
 
 function positiveInt(value: unknown, path: string, max = 2147483647): number {
-  const number =
-    typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (
-    typeof number !== 'number' ||
-    !Number.isInteger(number) ||
-    number < 1 ||
-    number > max
-  )
-    fail(path, `${path} must be an integer from 1 to ${max}.`);
+  const number = integerOrSame(value);
+  if (typeof number !== 'number' || !Number.isInteger(number))
+    fail(path, invalid.integer);
+  if (number < 1) fail(path, (field) => invalid.atLeast(field, 1));
+  if (number > max) fail(path, (field) => invalid.atMost(field, max));
   return number;
 }
-
-const PRODUCT_OPTION_KEYS = [
-  'name',
-  'description',
-  'media',
-  'redirect_url',
-  'receipt_button_text',
-  'receipt_link_url',
-  'receipt_thank_you_note',
-  'enabled_variants',
-  'confirmation_title',
-  'confirmation_message',
-  'confirmation_button_text',
-] as const;
 
 export function productOptions(raw: unknown): ProductOptions {
   const path = 'product_options';
   const value = objectOrEmpty(raw, path);
-  rejectUnknown(value, PRODUCT_OPTION_KEYS, path);
   const media = value.media ?? [];
-  if (!Array.isArray(media))
-    fail(`${path}/media`, 'media must be an array of image URLs.');
+  if (!Array.isArray(media)) fail(`${path}/media`, invalid.array);
   const enabled = value.enabled_variants ?? [];
-  if (!Array.isArray(enabled))
-    fail(
-      `${path}/enabled_variants`,
-      'enabled_variants must be an array of variant ids.',
-    );
+  if (!Array.isArray(enabled)) fail(`${path}/enabled_variants`, invalid.array);
   return {
     name: text(value.name, `${path}/name`),
     description: text(value.description, `${path}/description`),
@@ -170,11 +150,6 @@ const CHECKOUT_OPTION_FLAGS = {
 export function checkoutOptions(raw: unknown): CheckoutOptions {
   const path = 'checkout_options';
   const value = objectOrEmpty(raw, path);
-  rejectUnknown(
-    value,
-    [...Object.keys(CHECKOUT_OPTION_FLAGS), 'quantity', 'dark', ...COLOR_KEYS],
-    path,
-  );
   const flags = Object.fromEntries(
     Object.entries(CHECKOUT_OPTION_FLAGS).map(([key, fallback]) => [
       key,
@@ -201,55 +176,74 @@ export function checkoutOptions(raw: unknown): CheckoutOptions {
     if (value[key] === undefined || value[key] === null) continue;
     const color = value[key];
     if (typeof color !== 'string' || !HEX_COLOR.test(color))
-      fail(`${path}/${key}`, `${key} must be a hex colour such as #7047EB.`);
+      fail(
+        `${path}/${key}`,
+        (field) => `The ${field} must be a hex colour such as #7047EB.`,
+      );
     options[key] = color;
   }
   return options;
 }
 
-const CHECKOUT_DATA_KEYS = [
-  'email',
-  'name',
-  'billing_address',
-  'tax_number',
-  'discount_code',
-  'custom',
-  'variant_quantities',
-] as const;
+const given = (value: unknown) => value !== undefined && value !== null;
+
+/**
+ * `billing_address.country` / `.zip`: the nested object, or the flat dotted
+ * key the spec lists literally and the Go client sends. Both may be given
+ * only with the same value. Returns the value and the pointer it came from.
+ */
+function addressPart(
+  data: Json,
+  address: Json,
+  key: 'country' | 'zip',
+  path: string,
+): [unknown, string] {
+  const nested = address[key];
+  const dotted = data[`billing_address.${key}`];
+  const dottedAt = `${path}/billing_address.${key}`;
+  if (given(nested) && given(dotted) && nested !== dotted)
+    fail(dottedAt, invalid.twice);
+  return given(nested) || !given(dotted)
+    ? [nested, `${path}/billing_address/${key}`]
+    : [dotted, dottedAt];
+}
 
 export function checkoutData(raw: unknown): CheckoutData {
   const path = 'checkout_data';
   const value = objectOrEmpty(raw, path);
-  rejectUnknown(value, CHECKOUT_DATA_KEYS, path);
   const address = objectOrEmpty(
     value.billing_address,
     `${path}/billing_address`,
   );
-  rejectUnknown(address, ['country', 'zip'], `${path}/billing_address`);
-  const country = text(address.country, `${path}/billing_address/country`);
+  const [countryValue, countryAt] = addressPart(
+    value,
+    address,
+    'country',
+    path,
+  );
+  const country = text(countryValue, countryAt);
   if (country !== '' && !isCountryCode(country))
     fail(
-      `${path}/billing_address/country`,
-      'The country must be an ISO 3166-1 alpha-2 code such as US.',
+      countryAt,
+      (field) => `The ${field} must be an ISO 3166-1 alpha-2 code such as US.`,
     );
+  const [zip, zipAt] = addressPart(value, address, 'zip', path);
   const quantities = value.variant_quantities ?? [];
   if (!Array.isArray(quantities))
-    fail(`${path}/variant_quantities`, 'variant_quantities must be an array.');
+    fail(`${path}/variant_quantities`, invalid.array);
   return {
     email: text(value.email, `${path}/email`),
     name: text(value.name, `${path}/name`),
     billing_address: {
       country,
-      zip: text(address.zip, `${path}/billing_address/zip`),
+      zip: text(zip, zipAt),
     },
     tax_number: text(value.tax_number, `${path}/tax_number`),
     discount_code: text(value.discount_code, `${path}/discount_code`),
     custom: objectOrEmpty(value.custom, `${path}/custom`),
     variant_quantities: quantities.map((entry, i) => {
       const at = `${path}/variant_quantities/${i}`;
-      if (!isObject(entry))
-        fail(at, 'Each entry needs variant_id and quantity.');
-      rejectUnknown(entry, ['variant_id', 'quantity'], at);
+      if (!isObject(entry)) fail(at, invalid.object);
       return {
         variant_id: positiveInt(entry.variant_id, `${at}/variant_id`),
         quantity: positiveInt(entry.quantity, `${at}/quantity`, 1000),

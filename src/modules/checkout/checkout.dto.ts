@@ -11,9 +11,9 @@ import {
 /** Top-level attributes; the three option objects are checked key by key in checkout-input.ts. */
 export class CreateCheckoutAttributes {
   @IsOptional()
-  @IsInt({ message: 'custom_price must be an integer number of cents.' })
-  @Min(0, { message: 'custom_price cannot be negative.' })
-  @Max(2147483647, { message: 'custom_price is too large.' })
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
   custom_price?: number | null;
 
   @IsOptional()
@@ -26,15 +26,15 @@ export class CreateCheckoutAttributes {
   checkout_data?: unknown;
 
   @IsOptional()
-  @IsBoolean({ message: 'preview must be a boolean.' })
+  @IsBoolean()
   preview?: boolean;
 
   @IsOptional()
-  @IsBoolean({ message: 'test_mode must be a boolean.' })
+  @IsBoolean()
   test_mode?: boolean;
 
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
-  @IsString({ message: 'expires_at must be an ISO 8601 timestamp or null.' })
+  @IsString()
   expires_at?: string | null;
 }

@@ -9,7 +9,11 @@ import {
   filterParsers,
   ListQuery,
 } from '../../http/json-api/list-query';
-import { Page, ResourceType } from '../../http/json-api/resource';
+import {
+  Page,
+  pageOrNothing,
+  ResourceType,
+} from '../../http/json-api/resource';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
 import { CheckoutService, CheckoutView } from './checkout.service';
 
@@ -89,7 +93,9 @@ export class CheckoutSerializer
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<CheckoutView>> {
-    return this.checkouts.findPage(principal, query);
+    return pageOrNothing(query, () =>
+      this.checkouts.findPage(principal, query),
+    );
   }
 
   findByFilter(principal: Principal, filter: string, values: FilterValue[]) {

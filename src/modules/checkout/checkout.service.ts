@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { invalid } from '../../common/validation-messages';
 import { formatMoney } from '../../common/money';
 import { parseTimestamp } from '../../common/timestamps';
 import { Principal } from '../../http/auth/principal';
@@ -76,10 +77,10 @@ export class CheckoutService {
     if (input.expires_at !== undefined && input.expires_at !== null) {
       expiresAt = parseTimestamp(input.expires_at);
       if (!expiresAt)
-        throw AppError.attribute(
-          'expires_at',
-          'expires_at must be an ISO 8601 timestamp or null.',
-        );
+        throw AppError.attribute('expires_at', invalid.timestamp('expires_at'));
+      // Its URL would be dead on arrival.
+      if (expiresAt <= this.clock.now())
+        throw AppError.attribute('expires_at', invalid.future('expires_at'));
     }
     const product = productOptions(input.product_options);
     const options = checkoutOptions(input.checkout_options);

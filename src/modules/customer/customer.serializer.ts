@@ -51,7 +51,7 @@ export class CustomerSerializer
     },
   } as const;
   readonly list = {
-    filters: { store_id: filterParsers.id, email: filterParsers.string },
+    filters: { store_id: filterParsers.id, email: filterParsers.email },
     sorts: ['created_at', 'updated_at'],
     defaultSort: '-createdAt',
   };

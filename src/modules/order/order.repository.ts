@@ -233,7 +233,11 @@ export class OrderRepository {
       const value = query.filters[filter];
       if (value === undefined) continue;
       params.push(value);
-      filters += ` AND o.${filter} = $${params.length}`;
+      // The whole address in any case, as a purchase finds its customer.
+      filters +=
+        filter === 'user_email'
+          ? ` AND lower(o.user_email) = lower($${params.length})`
+          : ` AND o.${filter} = $${params.length}`;
     }
     const onlyStoreFilter = Object.keys(query.filters).every(
       (filter) => filter === 'store_id',

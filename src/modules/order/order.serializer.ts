@@ -18,7 +18,7 @@ export class OrderSerializer
   readonly list = {
     filters: {
       store_id: filterParsers.id,
-      user_email: filterParsers.string,
+      user_email: filterParsers.email,
       order_number: filterParsers.id,
       customer_id: filterParsers.id,
     },

@@ -4,7 +4,7 @@ import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 /** Formats (ISO codes, slug, host name) are checked by the service, which owns the rules. */
 export class StoreAttributes {
   @IsString()
-  @IsNotEmpty({ message: 'The name is required.' })
+  @IsNotEmpty()
   @MaxLength(255)
   name: string;
 

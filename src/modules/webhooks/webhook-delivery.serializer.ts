@@ -7,7 +7,11 @@ import {
   filterParsers,
   ListQuery,
 } from '../../http/json-api/list-query';
-import { Page, ResourceType } from '../../http/json-api/resource';
+import {
+  Page,
+  pageOrNothing,
+  ResourceType,
+} from '../../http/json-api/resource';
 import {
   DeliveryView,
   WebhookDeliveryRepository,
@@ -102,7 +106,9 @@ export class WebhookDeliverySerializer
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<DeliveryView>> {
-    return this.deliveries.findPage(principal, query);
+    return pageOrNothing(query, () =>
+      this.deliveries.findPage(principal, query),
+    );
   }
 
   findByFilter(

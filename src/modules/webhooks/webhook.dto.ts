@@ -13,22 +13,20 @@ import {
 } from 'class-validator';
 import { WEBHOOK_EVENT_NAMES } from './webhook-events';
 
-const EVENTS_MESSAGE = `Each event must be one of: ${WEBHOOK_EVENT_NAMES.join(', ')}.`;
-
 export class CreateWebhookAttributes {
   @IsString()
   @MaxLength(2048)
   url: string;
 
   @IsArray()
-  @ArrayMinSize(1, { message: 'events must name at least one event.' })
+  @ArrayMinSize(1)
   @ArrayMaxSize(WEBHOOK_EVENT_NAMES.length)
-  @ArrayUnique({ message: 'events must not repeat an event.' })
-  @IsIn(WEBHOOK_EVENT_NAMES, { each: true, message: EVENTS_MESSAGE })
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_NAMES, { each: true })
   events: string[];
 
   @IsString()
-  @Length(6, 40, { message: 'The secret must be 6 to 40 characters.' })
+  @Length(6, 40)
   secret: string;
 
   @IsOptional()
@@ -44,15 +42,15 @@ export class UpdateWebhookAttributes {
 
   @ValidateIf((o: UpdateWebhookAttributes) => o.events !== undefined)
   @IsArray()
-  @ArrayMinSize(1, { message: 'events must name at least one event.' })
+  @ArrayMinSize(1)
   @ArrayMaxSize(WEBHOOK_EVENT_NAMES.length)
-  @ArrayUnique({ message: 'events must not repeat an event.' })
-  @IsIn(WEBHOOK_EVENT_NAMES, { each: true, message: EVENTS_MESSAGE })
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_NAMES, { each: true })
   events?: string[];
 
   @ValidateIf((o: UpdateWebhookAttributes) => o.secret !== undefined)
   @IsString()
-  @Length(6, 40, { message: 'The secret must be 6 to 40 characters.' })
+  @Length(6, 40)
   secret?: string;
 }
 
