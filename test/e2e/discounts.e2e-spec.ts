@@ -123,6 +123,16 @@ describe('discounts and redemptions', () => {
       [{ code: 'LAUNCH20' }, 422, '/data/attributes/code'],
       [{ code: 'OVER100', amount: 101 }, 422, '/data/attributes/amount'],
       [
+        { code: 'FREEFIXED', amount: 0, amount_type: 'fixed' },
+        422,
+        '/data/attributes/amount',
+      ],
+      [
+        { code: 'FREEPERCENT', amount: 0, amount_type: 'percent' },
+        422,
+        '/data/attributes/amount',
+      ],
+      [
         { code: 'BADTYPE', amount_type: 'half' },
         422,
         '/data/attributes/amount_type',

@@ -148,6 +148,31 @@ const RELATIONSHIPS = [
   'usage-records',
   'webhooks',
 ];
+/** Names a lookup in a plain object would find on Object.prototype. */
+const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  '__defineGetter__',
+  '__lookupSetter__',
+];
+
+/** Integers around PostgreSQL's integer and bigint and JavaScript's safe range. */
+const BOUNDARY_INTEGERS = [
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31),
+  -(2 ** 31) - 1,
+  2 ** 32,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  2 ** 53,
+  2 ** 63,
+];
+
 const QUERY_KEYS = [
   'page[number]',
   'page[size]',
@@ -175,6 +200,8 @@ const QUERY_KEYS = [
   'zip_code',
   'locale',
   'notes',
+  // Object.prototype's members, which a lookup in a plain object finds.
+  ...PROTOTYPE_NAMES.map((name) => `filter[${name}]`),
 ];
 
 /** Values that break naive parsers: type confusion, extremes, injections, control characters. */
@@ -189,6 +216,10 @@ const NASTY_STRINGS = [
   '99999999999999999999999999',
   '9223372036854775808',
   '2147483648',
+  '2147483647',
+  '-2147483649',
+  '9007199254740991',
+  '9007199254740993',
   'null',
   'undefined',
   'true',
@@ -217,6 +248,9 @@ const nastyString = fc.oneof(
 );
 const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   nastyString,
+  fc.constantFrom(...BOUNDARY_INTEGERS),
+  fc.constantFrom(...BOUNDARY_INTEGERS).map(String),
+  fc.integer({ min: 2 ** 31, max: Number.MAX_SAFE_INTEGER }),
   fc.constantFrom(
     null,
     true,
@@ -621,7 +655,10 @@ describe('hostile input over every route', () => {
         ),
         nastyValue,
         fc.nat(),
-        fc.string({ maxLength: 10 }),
+        fc.oneof(
+          fc.string({ maxLength: 10 }),
+          fc.constantFrom(...PROTOTYPE_NAMES),
+        ),
       )
       .map(([how, value, pick, name]) => {
         // oxlint-disable-next-line typescript/no-explicit-any
@@ -638,7 +675,11 @@ describe('hostile input over every route', () => {
             delete target[key];
             break;
           case 'extra':
-            target[name || 'unknown'] = value;
+            // An own property even for `__proto__`, so it is sent.
+            Object.defineProperty(target, name || 'unknown', {
+              value,
+              enumerable: true,
+            });
             break;
           case 'type':
             if (copy.data) copy.data.type = value;
@@ -648,7 +689,15 @@ describe('hostile input over every route', () => {
             if (copy.data) copy.data.id = value;
             break;
           case 'relationship':
-            if (copy.data?.relationships) {
+            if (copy.data?.relationships && pick % 5 === 0) {
+              // A relationship named like a member of Object.prototype.
+              copy.data.relationships = JSON.parse(
+                JSON.stringify(copy.data.relationships).replace(
+                  /^\{/,
+                  `{${JSON.stringify(PROTOTYPE_NAMES[pick % PROTOTYPE_NAMES.length])}:{"data":null},`,
+                ),
+              );
+            } else if (copy.data?.relationships) {
               const rels = Object.keys(copy.data.relationships);
               const r = rels[pick % rels.length];
               copy.data.relationships[r] =

@@ -63,6 +63,20 @@ describe('parseListQuery', () => {
     [{ 'filter[store_id]': '' }, 'filter[store_id]'],
     [{ 'filter[store_id]': '07' }, 'filter[store_id]'],
     [{ 'filter[colour]': 'red' }, 'filter[colour]'],
+    // Object.prototype's members are no filters, includes or sorts.
+    ...[
+      '__proto__',
+      'constructor',
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      '__defineGetter__',
+      'isPrototypeOf',
+    ].flatMap((name): [Record<string, string>, string][] => [
+      [{ [`filter[${name}]`]: '1' }, `filter[${name}]`],
+      [{ include: name }, 'include'],
+      [{ sort: name }, 'sort'],
+    ]),
     [{ 'page[size]': '0' }, 'page[size]'],
     [{ 'page[size]': '1.5' }, 'page[size]'],
     [{ include: 'x' }, 'include'],

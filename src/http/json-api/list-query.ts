@@ -179,7 +179,11 @@ export function parseListQuery(
   for (const name of Object.keys(query)) {
     const filterName = /^filter\[([^\]]+)\]$/.exec(name)?.[1];
     if (filterName !== undefined) {
-      const parse = spec.filters[filterName];
+      // Own properties only: `filter[__proto__]` or `filter[toString]` names
+      // no filter, whatever Object.prototype holds.
+      const parse = Object.hasOwn(spec.filters, filterName)
+        ? spec.filters[filterName]
+        : undefined;
       if (!parse) {
         throw AppError.badRequest(
           `Unknown filter "${filterName}". Allowed: ${Object.keys(spec.filters).join(', ') || 'none'}.`,

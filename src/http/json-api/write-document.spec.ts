@@ -121,6 +121,35 @@ describe('parseWriteDocument', () => {
     expect(wrongType.status).toBe(400);
   });
 
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'refuses a relationship named %s like any unknown one',
+    (name) => {
+      const error = thrownAppError(() =>
+        parseWriteDocument(
+          JSON.parse(
+            JSON.stringify({
+              data: {
+                type: 'customers',
+                attributes: { name: 'A' },
+                relationships: {
+                  store: { data: { type: 'stores', id: '1' } },
+                },
+              },
+            }).replace(
+              '"relationships":{',
+              `"relationships":{"${name}":{"data":null},`,
+            ),
+          ),
+          rules,
+        ),
+      );
+      expect(error.status).toBe(422);
+      expect(error.errors[0].source).toEqual({
+        pointer: `/data/relationships/${name}`,
+      });
+    },
+  );
+
   it('answers 409 when a PATCH id differs from the path', () => {
     const update = { type: 'customers', attributes: Attributes, update: true };
     const error = thrownAppError(() =>

@@ -73,7 +73,7 @@ function parseRelationships(
   const given = raw ?? {};
   const result: WriteDocument<unknown>['relationships'] = {};
   for (const name of Object.keys(given)) {
-    if (!rules[name]) {
+    if (!Object.hasOwn(rules, name)) {
       throw AppError.unprocessable({
         detail: `Unknown relationship "${name}".`,
         source: { pointer: `/data/relationships/${name}` },

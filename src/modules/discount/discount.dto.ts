@@ -21,8 +21,9 @@ export class CreateDiscountAttributes {
   })
   code: string;
 
+  // Money is a positive integer (spec); a percent is 1–100 (the service).
   @IsInt()
-  @Min(0)
+  @Min(1)
   @Max(2147483647)
   amount: number;
 

@@ -88,11 +88,6 @@ export class DiscountService {
         'amount',
         'A percent discount can be at most 100.',
       );
-    if (input.amount_type === 'percent' && input.amount < 1)
-      throw AppError.attribute(
-        'amount',
-        'A percent discount must be at least 1.',
-      );
     const limitedRedemptions = input.is_limited_redemptions ?? false;
     const maxRedemptions = input.max_redemptions ?? 0;
     if (limitedRedemptions && maxRedemptions < 1)
