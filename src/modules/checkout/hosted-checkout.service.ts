@@ -6,9 +6,9 @@ import { JsonApi } from '../../http/json-api/json-api.service';
 import { SingleDocument } from '../../http/json-api/document';
 import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
 import { OrderView } from '../order/order.repository';
-import { cardDeclined } from '../payment/payment.errors';
 import { OrderService } from '../order/order.service';
 import { orderStatusLabel } from '../order/order-status';
+import { cardDeclined } from '../payment/payment.errors';
 import {
   CheckoutPageModel,
   PageTotals,
