@@ -10,7 +10,6 @@ import { OpenApiModule } from '../http/openapi/openapi.module';
 import { RelationshipController } from '../http/json-api/relationship.controller';
 import { RouteTable } from '../http/json-api/route-table';
 import { RateLimitGuard } from '../http/rate-limit/rate-limit.guard';
-import { RateLimitModule } from '../http/rate-limit/rate-limit.module';
 import { AccountModule } from '../modules/account/account.module';
 import { CoreModule } from './core.module';
 import { OPENAPI_CONTRIBUTIONS } from './openapi';
@@ -43,7 +42,6 @@ export class ApiModule {
         CoreModule.forRoot(config, database),
         AccountModule,
         IdempotencyModule,
-        RateLimitModule,
         OpenApiModule.forRoot(OPENAPI_CONTRIBUTIONS),
         ...(options.withProcessors ? [ProcessorsModule] : []),
         ...(options.extraModules ?? []),

@@ -14,6 +14,7 @@ import {
 import { installIdempotency } from '../http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from '../http/idempotency/idempotency.service';
 import { RouteTable } from '../http/json-api/route-table';
+import { RateLimitStore } from '../http/rate-limit/rate-limit.store';
 import { applyRoutePolicies } from '../http/route-policies';
 import { installConnectionDrain } from '../http/transport/connection-drain';
 import { OpenApiService } from '../http/openapi/openapi.service';
@@ -84,6 +85,8 @@ export async function createApiApp(
   applyRoutePolicies(app);
   app.get(OpenApiService).attach(app);
   await app.init();
+  // Only the API counts requests: the worker's store never connects.
+  app.get(RateLimitStore).open();
   return app;
 }
 

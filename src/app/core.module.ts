@@ -12,6 +12,7 @@ import { Transactions } from '../database/transactions';
 import { HealthModule } from '../http/health/health.module';
 import { SignedUrls } from '../http/signed-urls/signed-urls.service';
 import { JsonApiModule } from '../http/json-api/json-api.module';
+import { RateLimitModule } from '../http/rate-limit/rate-limit.module';
 import { AccountModule } from '../modules/account/account.module';
 import { BillingModule } from '../modules/billing/billing.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
@@ -66,6 +67,7 @@ export class CoreModule {
         QueueModule.forRoot(config, database),
         JsonApiModule,
         HealthModule,
+        RateLimitModule,
         ...DOMAIN_MODULES,
       ],
       providers: [

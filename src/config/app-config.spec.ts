@@ -33,6 +33,35 @@ describe('loadConfig', () => {
   it('treats empty strings as unset', () => {
     expect(loadConfig({ ...base, DATABASE_URL: '' }).database.url).toBeNull();
   });
+
+  it('limits the public routes by default, and refuses a limit that is not a positive integer', () => {
+    const { rateLimit } = loadConfig(base);
+    expect(rateLimit.pagePerMinute).toBe(120);
+    expect(rateLimit.purchase).toEqual({
+      perIpPerMinute: 20,
+      perCheckoutPerMinute: 300,
+      declineWeight: 5,
+      lockDeclines: 20,
+      lockWindowMs: 600_000,
+      lockMs: 900_000,
+    });
+    expect(
+      loadConfig({ ...base, CHECKOUT_LOCK_SECONDS: '30' }).rateLimit.purchase
+        .lockMs,
+    ).toBe(30_000);
+    for (const name of [
+      'PAGE_RATE_LIMIT_PER_MINUTE',
+      'PURCHASE_RATE_LIMIT_PER_MINUTE',
+      'CHECKOUT_RATE_LIMIT_PER_MINUTE',
+      'PURCHASE_DECLINE_WEIGHT',
+      'CHECKOUT_LOCK_DECLINES',
+      'CHECKOUT_LOCK_WINDOW_SECONDS',
+      'CHECKOUT_LOCK_SECONDS',
+    ]) {
+      expect(() => loadConfig({ ...base, [name]: '0' })).toThrow(name);
+      expect(() => loadConfig({ ...base, [name]: '1.5' })).toThrow(name);
+    }
+  });
 });
 
 describe('money configuration', () => {

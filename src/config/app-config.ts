@@ -122,6 +122,13 @@ const environmentSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
   LICENSE_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  PAGE_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
+  PURCHASE_RATE_LIMIT_PER_MINUTE: positiveInt.default(20),
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
+  PURCHASE_DECLINE_WEIGHT: positiveInt.default(5),
+  CHECKOUT_LOCK_DECLINES: positiveInt.default(20),
+  CHECKOUT_LOCK_WINDOW_SECONDS: positiveInt.default(600),
+  CHECKOUT_LOCK_SECONDS: positiveInt.default(900),
   API_KEY_CACHE_TTL_MS: nonNegativeInt.default(5000),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(25000),
   BILLING_SWEEP_INTERVAL_MS: positiveInt.default(60000),
@@ -192,8 +199,23 @@ export interface AppConfig {
   rateLimit: {
     perMinute: number;
     licensePerMinute: number;
-    /** Failed authentications per client IP before 401 turns into 429. */
+    /** Failed authentications per client IP before the 401 carries Retry-After. */
     authFailuresPerMinute: number;
+    /** Buyer-facing pages, downloads and the API reference, per client IP. */
+    pagePerMinute: number;
+    /** The hosted checkout's purchase (and the portal's card update). */
+    purchase: {
+      /** Attempts per minute per client IP; a declined one counts `declineWeight`. */
+      perIpPerMinute: number;
+      /** Attempts per minute per checkout (or subscription), weighted the same way. */
+      perCheckoutPerMinute: number;
+      declineWeight: number;
+      /** Declines on one checkout within `lockWindowMs` that pause its purchases. */
+      lockDeclines: number;
+      lockWindowMs: number;
+      /** How long purchases stay paused. */
+      lockMs: number;
+    };
   };
   apiKeyCacheTtlMs: number;
   shutdownTimeoutMs: number;
@@ -326,6 +348,15 @@ export function loadConfig(
       perMinute: e.RATE_LIMIT_PER_MINUTE,
       licensePerMinute: e.LICENSE_RATE_LIMIT_PER_MINUTE,
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT_PER_MINUTE,
+      pagePerMinute: e.PAGE_RATE_LIMIT_PER_MINUTE,
+      purchase: {
+        perIpPerMinute: e.PURCHASE_RATE_LIMIT_PER_MINUTE,
+        perCheckoutPerMinute: e.CHECKOUT_RATE_LIMIT_PER_MINUTE,
+        declineWeight: e.PURCHASE_DECLINE_WEIGHT,
+        lockDeclines: e.CHECKOUT_LOCK_DECLINES,
+        lockWindowMs: e.CHECKOUT_LOCK_WINDOW_SECONDS * 1000,
+        lockMs: e.CHECKOUT_LOCK_SECONDS * 1000,
+      },
     },
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -44,6 +44,7 @@ describe('rate limits', () => {
     expect(refused.body.errors[0]).toMatchObject({
       status: '429',
       title: 'Too Many Requests',
+      code: 'rate_limited',
     });
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     // Another key of the same user has its own budget.

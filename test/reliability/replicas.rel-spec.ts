@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { pathOf } from '../support/commerce';
 import { createPricedProduct, postResource } from '../support/factories';
 import { eventually } from '../support/processes';
-import { client } from './support/api';
+import { client, JsonResponse } from './support/api';
 import { Cluster, haveServices, startCluster } from './support/cluster';
 import { closeAgent } from './support/http';
 import { report } from './support/runs';
@@ -13,6 +13,9 @@ const PURCHASES = 40;
 const SUBSCRIPTIONS = 6;
 const RATE_LIMIT = 100;
 const RATE_REQUESTS = 250;
+const LOCK_DECLINES = 10;
+const LOCK_SECONDS = 120;
+const CARD_TESTS = 150;
 
 const describeWithServices = haveServices ? describe : describe.skip;
 
@@ -45,6 +48,10 @@ describeWithServices('two API replicas and two workers', () => {
       keys: ['main', 'rate'],
       env: {
         RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+        // Every buyer here is 127.0.0.1 (the per-IP limits stay generous);
+        // the checkout pause is what the card-testing test shares.
+        CHECKOUT_LOCK_DECLINES: String(LOCK_DECLINES),
+        CHECKOUT_LOCK_SECONDS: String(LOCK_SECONDS),
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_RETRY_DELAYS: '300ms*5',
         WEBHOOK_RELAY_INTERVAL_MS: '300',
@@ -218,6 +225,74 @@ describeWithServices('two API replicas and two workers', () => {
     report(
       'replicas: renewals',
       `${SUBSCRIPTIONS} due subscriptions swept by 2 workers every 300 ms → ${rows.reduce((x, row) => x + row.n, 0)} renewal invoices (1 each), all paid once`,
+    );
+  }, 120_000);
+
+  it(`card testing over both APIs: ${LOCK_DECLINES} declines pause the checkout on every replica`, async () => {
+    const [a, b] = cluster.apis;
+    const key = cluster.keys.main.key;
+    const buyNowOf = async (name: string) => {
+      const { product } = await createPricedProduct(
+        a.url,
+        key,
+        cluster.storeId,
+        {},
+        { name },
+      );
+      return pathOf(
+        (await client(a.url, key).get(`/v1/products/${product.id}`)).body.data
+          .attributes.buy_now_url,
+      );
+    };
+    const target = await buyNowOf('Card-tested');
+    const attempt = (url: string, path: string, card: string, i: number) =>
+      client(url).post(path, {
+        email: `tester-${i}@example.com`,
+        name: 'Card Tester',
+        billing_address: { country: 'US', zip: '10001' },
+        card_number: card,
+      });
+    const started = Date.now();
+    const answers: JsonResponse[] = [];
+    for (let burst = 0; burst < CARD_TESTS / 25; burst++) {
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 25 }, (_, i) =>
+            attempt(i % 2 ? b.url : a.url, target, '4000000000000002', i),
+          ),
+        )),
+      );
+    }
+    const elapsed = Date.now() - started;
+    const declined = answers.filter((res) => res.status === 402).length;
+    const locked = answers.filter(
+      (res) =>
+        res.status === 429 && res.body.errors[0].code === 'checkout_locked',
+    );
+    expect(declined + locked.length).toBe(CARD_TESTS);
+    // The first burst runs in parallel; once its declines are counted, both
+    // replicas refuse every attempt.
+    expect(declined).toBeGreaterThanOrEqual(LOCK_DECLINES);
+    expect(declined).toBeLessThanOrEqual(25);
+    for (const res of answers.slice(25)) expect(res.status).toBe(429);
+    for (const res of locked) {
+      const seconds = Number(res.headers['retry-after']);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThanOrEqual(LOCK_SECONDS);
+    }
+    // A good card is refused on either replica; another checkout sells on both.
+    const good = await Promise.all(
+      [a, b].map((api, i) => attempt(api.url, target, '4242424242424242', i)),
+    );
+    expect(good.map((res) => res.status)).toEqual([429, 429]);
+    const other = await buyNowOf('Not attacked');
+    const sold = await Promise.all(
+      [a, b].map((api, i) => attempt(api.url, other, '4242424242424242', i)),
+    );
+    expect(sold.map((res) => res.status)).toEqual([201, 201]);
+    report(
+      'replicas: card testing',
+      `${CARD_TESTS} declined cards in bursts of 25 alternating over 2 APIs (${elapsed} ms) → ${declined} × 402, ${locked.length} × 429 checkout_locked (pause after ${LOCK_DECLINES} declines, Retry-After ≤ ${LOCK_SECONDS} s); a good card then 429 on both APIs, another checkout 201 on both`,
     );
   }, 120_000);
 });

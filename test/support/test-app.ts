@@ -57,6 +57,18 @@ export async function createTestDatabase(): Promise<{
   };
 }
 
+/**
+ * Every buyer in a test is 127.0.0.1, so the per-IP limits of the public
+ * routes (pages, purchases, checkout pauses) would meet one file's own
+ * purchases; the files that test those limits set their own.
+ */
+export const GENEROUS_PUBLIC_LIMITS: Record<string, string> = {
+  PAGE_RATE_LIMIT_PER_MINUTE: '1000000',
+  PURCHASE_RATE_LIMIT_PER_MINUTE: '1000000',
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: '1000000',
+  CHECKOUT_LOCK_DECLINES: '1000000',
+};
+
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
@@ -89,6 +101,7 @@ export async function startTestApp(
     QUEUE_PREFIX: `zest-test-${randomBytes(4).toString('hex')}`,
     API_KEY_CACHE_TTL_MS: '0',
     NODE_ENV: 'test',
+    ...GENEROUS_PUBLIC_LIMITS,
     ...env,
   });
   const database = await openDatabase(config, { inMemory: true });

@@ -4,16 +4,27 @@ import { escapeHtml, HTML_PAGE_HEADERS, htmlPage } from '../html/html';
 import { RenderedError, sendJsonApiError } from './json-api-errors';
 
 /**
- * Errors of server-rendered pages: a browser (Accept: text/html) gets a small
- * error page, any other client the JSON:API error document; neither is
- * cached, as the pages themselves are not.
+ * Whether an error of a page goes to a person: a posted form did come from
+ * one, a JSON body from a program, and otherwise Accept tells.
+ */
+function wantsPage(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'] ?? '';
+  if (/json/i.test(type)) return false;
+  if (/^\s*application\/x-www-form-urlencoded/i.test(type)) return true;
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+/**
+ * Errors of server-rendered pages: a browser (a form post, or Accept:
+ * text/html) gets a small error page, any other client the JSON:API error
+ * document; neither is cached, as the pages themselves are not.
  */
 export function sendHtmlError(
   request: FastifyRequest,
   reply: FastifyReply,
   rendered: RenderedError,
 ) {
-  if (!(request.headers.accept ?? '').includes('text/html')) {
+  if (!wantsPage(request)) {
     sendJsonApiError(reply, rendered, { 'cache-control': 'no-store' });
     return;
   }

@@ -2,10 +2,13 @@ import { Controller, Get } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Public } from '../auth/public.decorator';
 import { NotJsonApi } from '../json-api/not-json-api.decorator';
+import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { HealthService } from './health.service';
 
+/** Probes from load balancers and orchestrators: never limited. */
 @Controller('health')
 @Public()
+@RateLimit('none')
 @NotJsonApi()
 export class HealthController {
   constructor(private readonly health: HealthService) {}

@@ -255,9 +255,18 @@ export function sharedResponses(): Record<string, ResponseObject> {
     ),
     TooManyRequests: {
       ...errorResponse(
-        'Rate limit exceeded (per API key, per client IP on the License API), or too many failed authentications from the client IP.',
+        'Rate limit exceeded: per API key, or per client IP on public routes (`code` `rate_limited`). Retry after the seconds in `Retry-After`.',
       ),
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    },
+    HtmlTooManyRequests: {
+      description:
+        'Rate limit exceeded, per client IP (and, for purchases, per checkout: `code` `rate_limited`), or purchases on this checkout paused after too many declined cards (`code` `checkout_locked`). A page for a browser or a posted form, else a JSON:API error document. Retry after the seconds in `Retry-After`.',
+      headers: { 'Retry-After': { schema: { type: 'integer' } } },
+      content: {
+        'text/html': { schema: { type: 'string' } },
+        [JSON_API_MEDIA_TYPE]: { schema: ref('ErrorDocument') },
+      },
     },
     HtmlPage: htmlResponse('The page.'),
     HtmlRefusal: {

@@ -15,6 +15,10 @@ import { IS_PUBLIC } from '../auth/public.decorator';
 import { NOT_JSON_API } from '../json-api/not-json-api.decorator';
 import { JsonApi } from '../json-api/json-api.service';
 import { AnyResourceType } from '../json-api/resource';
+import {
+  RATE_LIMIT_POLICY,
+  RateLimitPolicy,
+} from '../rate-limit/rate-limit.decorator';
 import type { WriteDocumentRules } from '../json-api/write-document';
 import {
   resourceSchemas,
@@ -222,26 +226,38 @@ export function buildOpenApiDocument(
           number | undefined) ?? (method === 'post' ? 201 : 200),
       );
       const security = isPublic ? [] : undefined;
-      const common = (doc: OperationDoc): OperationObject => ({
-        operationId: scannedOperation.operationId,
-        summary: doc.summary,
-        ...(doc.description ? { description: doc.description } : {}),
-        tags: doc.tags ?? [tagOf(path)],
-        parameters: [
-          ...pathParameters(path),
-          ...(method === 'post' && !isPublic ? [IDEMPOTENCY_KEY] : []),
-          ...(doc.parameters ?? []),
-          ...(doc.listParametersOf
-            ? listParametersOf(doc.listParametersOf)
-            : []),
-        ],
-        ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
-        // Any route refuses a browser's `Origin: null` on the main address.
-        responses: withOriginRefused(doc.responses),
-        ...((doc.security ?? security)
-          ? { security: doc.security ?? security }
-          : {}),
-      });
+      const limited =
+        reflector.getAllAndOverride<RateLimitPolicy | undefined>(
+          RATE_LIMIT_POLICY,
+          targets,
+        ) !== 'none';
+      const common = (doc: OperationDoc): OperationObject => {
+        // A limited route can answer 429: its document must say so.
+        if (limited && !doc.responses['429'])
+          throw new OpenApiDrift(
+            `${key} is rate-limited but documents no 429 response`,
+          );
+        return {
+          operationId: scannedOperation.operationId,
+          summary: doc.summary,
+          ...(doc.description ? { description: doc.description } : {}),
+          tags: doc.tags ?? [tagOf(path)],
+          parameters: [
+            ...pathParameters(path),
+            ...(method === 'post' && !isPublic ? [IDEMPOTENCY_KEY] : []),
+            ...(doc.parameters ?? []),
+            ...(doc.listParametersOf
+              ? listParametersOf(doc.listParametersOf)
+              : []),
+          ],
+          ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
+          // Any route refuses a browser's `Origin: null` on the main address.
+          responses: withOriginRefused(doc.responses),
+          ...((doc.security ?? security)
+            ? { security: doc.security ?? security }
+            : {}),
+        };
+      };
 
       const override = overrides.get(key);
       if (override) {

@@ -7,6 +7,7 @@ import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { AppError } from '../../common/app-error';
 import { Public } from '../auth/public.decorator';
 import { NotJsonApi } from '../json-api/not-json-api.decorator';
+import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { OpenApiService } from './openapi.service';
 
 /** The viewer's files that the page loads; nothing else of the package is served. */
@@ -51,6 +52,7 @@ const DOCS_CSP =
 /** The OpenAPI document and the reference page that renders it (Swagger UI from node_modules). */
 @Controller()
 @Public()
+@RateLimit('page')
 @NotJsonApi()
 export class OpenApiController {
   constructor(private readonly openApi: OpenApiService) {}

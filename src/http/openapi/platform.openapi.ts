@@ -40,6 +40,7 @@ export const platformOpenApi: OpenApiContribution = {
       tags: ['Operations'],
       responses: {
         '200': plainJsonResponse('OpenAPI 3.1.', freeform()),
+        '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },
   },

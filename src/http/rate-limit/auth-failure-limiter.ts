@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { RATE_LIMIT_WINDOW_MS } from './rate-limit.guard';
+import { clientAddressKey } from './client-address';
+import { RATE_LIMIT_WINDOW_MS, retryAfterSeconds } from './rate-limited';
 import { RateLimitStore } from './rate-limit.store';
 
 /**
@@ -33,7 +34,7 @@ export class AuthFailureLimiter {
     let hit;
     try {
       hit = await this.store.hit(
-        `auth-failure:ip:${ip}`,
+        `auth-failure:ip:${clientAddressKey(ip)}`,
         RATE_LIMIT_WINDOW_MS,
         limit,
       );
@@ -52,7 +53,7 @@ export class AuthFailureLimiter {
         detail: `${unauthorized.message} Too many failed authentications from this address (limit ${limit} a minute): retry after the number of seconds in Retry-After.`,
         code: 'too_many_failed_authentications',
       },
-      { 'retry-after': String(Math.max(1, Math.ceil(hit.resetInMs / 1000))) },
+      { 'retry-after': retryAfterSeconds(hit.resetInMs) },
     );
   }
 }

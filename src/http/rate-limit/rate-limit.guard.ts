@@ -7,20 +7,21 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { AuthenticatedRequest } from '../auth/principal';
+import { clientAddressKey } from './client-address';
+import { PurchaseLimiter } from './purchase-limiter';
 import { RATE_LIMIT_POLICY, RateLimitPolicy } from './rate-limit.decorator';
+import { RATE_LIMIT_WINDOW_MS, rateLimited } from './rate-limited';
 import { RateLimitStore } from './rate-limit.store';
-
-export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**
  * Runs after the API-key guard. Authenticated routes count per API key id
- * (never key material); a route marked @RateLimit('client-ip') counts per
- * client IP (behind TRUST_PROXY, the forwarded address). Public routes
- * without a policy are not limited.
+ * (never key material); public routes count as their declared policy says
+ * (per client IP: behind TRUST_PROXY, the forwarded address; an IPv6 client
+ * by its /64). A public route without a policy does not start
+ * (applyRoutePolicies).
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -29,6 +30,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly store: RateLimitStore,
+    private readonly purchases: PurchaseLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -41,11 +43,19 @@ export class RateLimitGuard implements CanActivate {
     if (policy === 'none') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & AuthenticatedRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (policy === 'purchase') {
+      void reply.headers(await this.purchases.admit(request));
+      return true;
+    }
     let key: string;
     let limit: number;
     if (policy === 'client-ip') {
-      key = `ip:${request.ip}`;
+      key = `ip:${clientAddressKey(request.ip)}`;
       limit = this.config.rateLimit.licensePerMinute;
+    } else if (policy === 'page') {
+      key = `page:ip:${clientAddressKey(request.ip)}`;
+      limit = this.config.rateLimit.pagePerMinute;
     } else {
       if (!request.principal) return true;
       key = `key:${request.principal.apiKeyId}`;
@@ -68,16 +78,13 @@ export class RateLimitGuard implements CanActivate {
       'x-ratelimit-remaining': String(remaining),
     };
     if (hit.count > limit) {
-      throw new AppError(
-        429,
-        `Rate limit of ${limit} requests per minute exceeded. Retry after the number of seconds in Retry-After.`,
-        {
-          ...headers,
-          'retry-after': String(Math.max(1, Math.ceil(hit.resetInMs / 1000))),
-        },
+      throw rateLimited(
+        `Rate limit of ${limit} requests per minute exceeded.`,
+        hit.resetInMs,
+        headers,
       );
     }
-    void http.getResponse<FastifyReply>().headers(headers);
+    void reply.headers(headers);
     return true;
   }
 }

@@ -1,7 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { AuthFailureLimiter } from './auth-failure-limiter';
+import { PurchaseLimiter } from './purchase-limiter';
 import {
   MemoryRateLimitStore,
   RateLimitStore,
@@ -10,8 +11,11 @@ import {
 
 /**
  * The counter store: Redis when REDIS_URL is set (shared by replicas), else
- * memory; and the failed-authentication limiter that counts in it.
+ * memory; and the limiters that count in it. Global and part of the core, as
+ * the purchase routes of domain modules report declines to PurchaseLimiter;
+ * the Redis store connects only when the API process opens it.
  */
+@Global()
 @Module({
   providers: [
     {
@@ -26,7 +30,8 @@ import {
           : new MemoryRateLimitStore(),
     },
     AuthFailureLimiter,
+    PurchaseLimiter,
   ],
-  exports: [RateLimitStore, AuthFailureLimiter],
+  exports: [RateLimitStore, AuthFailureLimiter, PurchaseLimiter],
 })
 export class RateLimitModule {}

@@ -28,4 +28,22 @@ describe('MemoryRateLimitStore', () => {
       resetInMs: 60_000,
     });
   });
+
+  it('adds weighted counts in the same window and peeks without counting', async () => {
+    const store = new MemoryRateLimitStore();
+    expect(await store.peek('c')).toBeNull();
+    expect(await store.add('c', 10_000, 5)).toEqual({
+      count: 5,
+      resetInMs: 10_000,
+    });
+    jest.advanceTimersByTime(4_000);
+    expect(await store.hit('c', 10_000)).toEqual({
+      count: 6,
+      resetInMs: 6_000,
+    });
+    expect(await store.peek('c')).toEqual({ count: 6, resetInMs: 6_000 });
+    expect(await store.peek('c')).toEqual({ count: 6, resetInMs: 6_000 });
+    jest.advanceTimersByTime(6_000);
+    expect(await store.peek('c')).toBeNull();
+  });
 });

@@ -21,6 +21,23 @@ export abstract class RateLimitStore {
     windowMs: number,
     limit: number,
   ): Promise<RateLimitHit>;
+
+  /**
+   * Adds `amount` to a counter exactly, at once (no lease: one round trip to
+   * a shared store), opening its window if none is open. For weighted counts
+   * and for counters that are only ever added to this way.
+   */
+  abstract add(
+    key: string,
+    windowMs: number,
+    amount: number,
+  ): Promise<RateLimitHit>;
+
+  /** A counter's open window, or null when it has none. Counts nothing. */
+  abstract peek(key: string): Promise<RateLimitHit | null>;
+
+  /** Starts connecting to a shared store (the API process calls it at start). */
+  open(): void {}
 }
 
 const SWEEP_AT_SIZE = 10_000;
@@ -33,6 +50,10 @@ export class MemoryRateLimitStore extends RateLimitStore {
   >();
 
   hit(key: string, windowMs: number): Promise<RateLimitHit> {
+    return this.add(key, windowMs, 1);
+  }
+
+  add(key: string, windowMs: number, amount: number): Promise<RateLimitHit> {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
@@ -40,11 +61,21 @@ export class MemoryRateLimitStore extends RateLimitStore {
       window = { count: 0, resetAt: now + windowMs };
       this.windows.set(key, window);
     }
-    window.count += 1;
+    window.count += amount;
     return Promise.resolve({
       count: window.count,
       resetInMs: window.resetAt - now,
     });
+  }
+
+  peek(key: string): Promise<RateLimitHit | null> {
+    const now = Date.now();
+    const window = this.windows.get(key);
+    return Promise.resolve(
+      window && window.resetAt > now
+        ? { count: window.count, resetInMs: window.resetAt - now }
+        : null,
+    );
   }
 
   private sweep(now: number) {
@@ -76,6 +107,24 @@ return {count, ttl, size}
 export const LEASE_DIVISOR = 64;
 export const MAX_LEASE = 100;
 
+/** INCRBY and, on the window's first count, PEXPIRE: in one step. */
+const ADD_SCRIPT = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+/** The count and time left of an open window, or nil. */
+const PEEK_SCRIPT = `
+local count = redis.call('GET', KEYS[1])
+if not count then return nil end
+return {tonumber(count), redis.call('PTTL', KEYS[1])}
+`;
+
 type ScriptedRedis = Redis & {
   rateLimitLease(
     key: string,
@@ -84,6 +133,12 @@ type ScriptedRedis = Redis & {
     divisor: number,
     maxLease: number,
   ): Promise<[number, number, number]>;
+  rateLimitAdd(
+    key: string,
+    windowMs: number,
+    amount: number,
+  ): Promise<[number, number]>;
+  rateLimitPeek(key: string): Promise<[number, number] | null>;
 };
 
 /** Counts of one window reserved in Redis and not yet handed out. */
@@ -124,19 +179,57 @@ export class RedisRateLimitStore
       maxRetriesPerRequest: 1,
       commandTimeout: 1000,
       connectionName: 'zest-rate-limit',
+      // The worker loads the module (its controllers are instantiated too)
+      // but serves no request: only the API process connects (`open`).
+      lazyConnect: true,
     }) as ScriptedRedis;
     this.redis.defineCommand('rateLimitLease', {
       numberOfKeys: 1,
       lua: LEASE_SCRIPT,
+    });
+    this.redis.defineCommand('rateLimitAdd', {
+      numberOfKeys: 1,
+      lua: ADD_SCRIPT,
+    });
+    this.redis.defineCommand('rateLimitPeek', {
+      numberOfKeys: 1,
+      lua: PEEK_SCRIPT,
     });
     this.redis.on('error', (error: Error) =>
       this.logger.warn(`Rate-limit Redis connection: ${error.message}`),
     );
   }
 
+  override open(): void {
+    // Afterwards ioredis reconnects by itself whenever the connection drops.
+    if (this.redis.status === 'wait') this.redis.connect().catch(() => {});
+  }
+
   /** Resolves once connected. Requests never wait for it: they fail open. */
   async connected(): Promise<void> {
+    this.open();
     if (this.redis.status !== 'ready') await once(this.redis, 'ready');
+  }
+
+  async add(
+    key: string,
+    windowMs: number,
+    amount: number,
+  ): Promise<RateLimitHit> {
+    const [count, ttl] = await this.redis.rateLimitAdd(
+      `${this.prefix}:${key}`,
+      windowMs,
+      amount,
+    );
+    return { count, resetInMs: ttl };
+  }
+
+  async peek(key: string): Promise<RateLimitHit | null> {
+    const window = await this.redis.rateLimitPeek(`${this.prefix}:${key}`);
+    // PTTL is -1 only between INCRBY and PEXPIRE, which one script spans.
+    return window && window[1] > 0
+      ? { count: window[0], resetInMs: window[1] }
+      : null;
   }
 
   async hit(
@@ -184,6 +277,7 @@ export class RedisRateLimitStore
   }
 
   async onModuleDestroy() {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    if (this.redis.status === 'wait') this.redis.disconnect();
+    else await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -98,4 +98,30 @@ describeWithRedis('RedisRateLimitStore (leased counts on a real Redis)', () => {
     expect(hit.resetInMs).toBeGreaterThan(200);
     expect(hit.resetInMs).toBeLessThanOrEqual(300);
   });
+
+  it('adds weighted counts exactly, opening the window on the first, and peeks without counting', async () => {
+    const store = await replica();
+    expect(await store.peek('key:5')).toBeNull();
+    const first = await store.add('key:5', WINDOW, 4);
+    expect(first.count).toBe(4);
+    expect(first.resetInMs).toBeGreaterThan(WINDOW - 1000);
+    expect((await store.add('key:5', WINDOW, 1)).count).toBe(5);
+    const peeked = await store.peek('key:5');
+    expect(peeked?.count).toBe(5);
+    expect(peeked!.resetInMs).toBeLessThanOrEqual(WINDOW);
+    expect(Number(await redis.get(`${prefix}:key:5`))).toBe(5);
+    // Another replica sees the same counter at once (no lease in between).
+    const other = await replica();
+    expect((await other.add('key:5', WINDOW, 2)).count).toBe(7);
+    expect((await other.peek('key:5'))?.count).toBe(7);
+  });
+
+  it('does not connect until opened (the worker loads the store but never counts)', async () => {
+    const store = new RedisRateLimitStore(redisUrl!, prefix);
+    stores.push(store);
+    const client = (store as unknown as { redis: Redis }).redis;
+    expect(client.status).toBe('wait');
+    await store.connected();
+    expect(client.status).toBe('ready');
+  });
 });

@@ -153,6 +153,7 @@ export const billingOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
         default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
@@ -161,6 +162,7 @@ export const billingOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
         default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
@@ -178,6 +180,7 @@ export const billingOpenApi: OpenApiContribution = {
       },
       responses: {
         '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
         default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },

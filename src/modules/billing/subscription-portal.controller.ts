@@ -1,10 +1,22 @@
-import { Body, Controller, Get, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Param,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { Public } from '../../http/auth/public.decorator';
 import { escapeHtml, htmlPage } from '../../http/html/html';
 import { HtmlPage } from '../../http/html/html-page.decorator';
 import { parseIntegerId } from '../../http/json-api/resource';
+import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
+import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
+import { isCardDeclined } from '../payment/payment.errors';
 import { SubscriptionView } from './billing-views';
 import { STATUS_FORMATTED } from './subscription.state';
 import { SubscriptionPortalService } from './subscription-portal.service';
@@ -41,9 +53,13 @@ ${notice ? `<p class="empty">${escapeHtml(notice)}</p>` : ''}
  */
 @Controller('portal/subscriptions')
 @Public()
+@RateLimit('page')
 @UseGuards(SignedUrlGuard)
 export class SubscriptionPortalController {
-  constructor(private readonly portal: SubscriptionPortalService) {}
+  constructor(
+    private readonly portal: SubscriptionPortalService,
+    private readonly purchaseLimits: PurchaseLimiter,
+  ) {}
 
   @Get(':id')
   @HtmlPage()
@@ -57,12 +73,17 @@ export class SubscriptionPortalController {
     return this.page(id);
   }
 
-  /** Form fields or JSON: `card_number`. */
+  /**
+   * Form fields or JSON: `card_number`. A card check, so limited as a
+   * purchase: per client IP and per subscription, declines weighted.
+   */
   @Post(':id/payment-method')
+  @RateLimit('purchase')
   @HtmlPage()
   async updatePaymentMethod(
     @Param('id') id: string,
     @Body() body: unknown,
+    @Req() request: FastifyRequest,
   ): Promise<string> {
     const cardNumber =
       typeof body === 'object' && body !== null
@@ -74,10 +95,16 @@ export class SubscriptionPortalController {
         source: { pointer: '/card_number' },
       });
     }
-    const s = await this.portal.updatePaymentMethod(
-      this.subscriptionId(id),
-      cardNumber,
-    );
+    let s: SubscriptionView;
+    try {
+      s = await this.portal.updatePaymentMethod(
+        this.subscriptionId(id),
+        cardNumber,
+      );
+    } catch (error) {
+      if (isCardDeclined(error)) await this.purchaseLimits.declined(request);
+      throw error;
+    }
     return render(s, 'Your payment method was updated.');
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { Transactions } from '../../database/transactions';
+import { cardDeclined } from '../payment/payment.errors';
 import { BillingPayments } from './billing-payments';
 import { SubscriptionView } from './billing-views';
 import {
@@ -63,7 +64,8 @@ export class SubscriptionPortalService {
           cardNumber,
         });
         if (!paid) {
-          throw AppError.unprocessable(
+          throw cardDeclined(
+            422,
             `The card was declined (${open.failureReason}).`,
           );
         }
@@ -81,9 +83,7 @@ export class SubscriptionPortalService {
           reference: `subscription-${s.id}-card-${now.getTime()}`,
         });
         if (!result.ok) {
-          throw AppError.unprocessable(
-            `The card was declined (${result.reason}).`,
-          );
+          throw cardDeclined(422, `The card was declined (${result.reason}).`);
         }
         s.paymentMethod = result.paymentMethod;
         s.cardBrand = result.cardBrand;

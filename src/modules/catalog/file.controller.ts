@@ -12,6 +12,7 @@ import type { Principal } from '../../http/auth/principal';
 import { Public } from '../../http/auth/public.decorator';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { JsonApi } from '../../http/json-api/json-api.service';
+import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import type { RawQuery } from '../../http/json-api/list-query';
 import { FileSerializer } from './file.serializer';
@@ -52,6 +53,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The signed `download_url` of a file: no API key, the signature is the credential. */
 @Public()
+@RateLimit('page')
 @NotJsonApi()
 @UseGuards(SignedUrlGuard)
 @Controller('downloads')

@@ -79,6 +79,8 @@ export interface CheckoutPageModel {
   discountApplied: string | null;
   discountMessage: string | null;
   errors: string[];
+  /** Too many declined cards: the page says so and its Pay button is off. */
+  purchasesPaused: boolean;
   testMode: boolean;
 }
 
@@ -198,6 +200,9 @@ export function renderCheckoutPage(model: CheckoutPageModel): string {
 ${model.discountApplied ? `<div class="notice" data-discount="applied">${escape(model.discountApplied)}</div>` : ''}
 ${model.discountMessage ? `<div class="refused" data-discount="refused">${escape(model.discountMessage)}</div>` : ''}`
     : '';
+  const paused = model.purchasesPaused
+    ? '<div class="errors" role="status" data-checkout="paused">Purchases on this checkout are paused for a while after too many declined payments. Please try again later.</div>'
+    : '';
   const testHint = model.testMode
     ? '<p class="muted">Test mode: use card 4242 4242 4242 4242 (4000 0000 0000 0002 is declined).</p>'
     : '';
@@ -211,6 +216,7 @@ ${model.totals ? totalsTable(model.totals) : ''}
 </section>
 <section>
 <h2>Checkout</h2>
+${paused}
 ${errors}
 <form method="post" action="${escape(model.action)}">
 ${variants}
@@ -231,7 +237,7 @@ ${discount}
 <label for="card_number">Card number</label>
 <input type="text" id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" value="">
 ${testHint}
-<button type="submit" class="pay" name="intent" value="pay">Pay ${model.totals ? escape(model.totals.total) : ''}</button>
+<button type="submit" class="pay" name="intent" value="pay"${model.purchasesPaused ? ' disabled' : ''}>Pay ${model.totals ? escape(model.totals.total) : ''}</button>
 </form>
 </section>
 </main>`;

@@ -69,15 +69,19 @@ const preview: SchemaObject = {
 
 /** The hosted page's answers: HTML for browsers, a JSON:API order for a JSON POST. */
 const hostedSubmit = {
-  '201': jsonApiResponse('JSON body: the order.', ref('OrdersDocument')),
+  '201': jsonApiResponse(
+    'JSON body: the order. X-Ratelimit-* give the client IP’s purchase budget.',
+    ref('OrdersDocument'),
+  ),
   '303': {
     description:
       'Form body: to the checkout’s `redirect_url` or the receipt page.',
     headers: { Location: { schema: { type: 'string' } } },
   },
+  '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
   default: {
     description:
-      'A refusal: an HTML page for a form body, a JSON:API error document for a JSON body.',
+      'A refusal: an HTML page for a form body, a JSON:API error document for a JSON body. A declined card is a 402 with `code` `card_declined`.',
     content: {
       'text/html': { schema: { type: 'string' } },
       'application/vnd.api+json': { schema: ref('ErrorDocument') },
@@ -184,7 +188,10 @@ export const checkoutOpenApi: OpenApiContribution = {
         '`/checkout/custom/{checkout id}?signature=…` (a checkout’s `url`) or `/checkout/buy/{variant uuid}` (a variant’s `buy_now_url`). Server-rendered HTML, usable without JavaScript.',
       tags: ['Hosted pages'],
       responses: {
-        '200': htmlResponse('The checkout page.'),
+        '200': htmlResponse(
+          'The checkout page. While purchases are paused (too many declined cards) it says so and its Pay button is disabled.',
+        ),
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
         default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
@@ -206,6 +213,7 @@ export const checkoutOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': htmlResponse('The receipt.'),
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
         default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },

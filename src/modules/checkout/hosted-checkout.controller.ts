@@ -5,6 +5,9 @@ import { Public } from '../../http/auth/public.decorator';
 import { ErrorFormat } from '../../http/errors/error-format';
 import { JSON_API_MEDIA_TYPE } from '../../http/json-api/document';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
+import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
+import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
+import { isCardDeclined } from '../payment/payment.errors';
 import {
   HostedCheckoutService,
   HostedResponse,
@@ -17,15 +20,22 @@ const CSP =
 /**
  * The buyer-facing pages: the hosted checkout at a checkout's signed `url`
  * and at each variant's `buy_now_url`, and the receipt page. No API key;
- * the signed link or the variant's public UUID is the credential.
+ * the signed link or the variant's public UUID is the credential. Pages
+ * count per client IP; purchases per client IP and per checkout, declined
+ * cards reported here to the PurchaseLimiter (the service knows nothing of
+ * HTTP limits).
  */
 @Public()
 @NotJsonApi()
 @Controller()
 export class HostedCheckoutController {
-  constructor(private readonly hosted: HostedCheckoutService) {}
+  constructor(
+    private readonly hosted: HostedCheckoutService,
+    private readonly purchaseLimits: PurchaseLimiter,
+  ) {}
 
   @Get('checkout/:kind/:id')
+  @RateLimit('page')
   @ErrorFormat({ kind: 'html' })
   async page(
     @Param('kind') kind: string,
@@ -39,11 +49,15 @@ export class HostedCheckoutController {
         id,
         request.url,
       );
-      return this.hosted.page(offer, request.url);
+      const paused = (await this.purchaseLimits.pausedForMs(request)) > 0;
+      return this.hosted.page(offer, request.url, paused);
     });
   }
 
+  /** A form post answers pages (errors too); a JSON body the order or a JSON:API error. */
   @Post('checkout/:kind/:id')
+  @RateLimit('purchase')
+  @ErrorFormat({ kind: 'html' })
   async submit(
     @Param('kind') kind: string,
     @Param('id') id: string,
@@ -60,10 +74,15 @@ export class HostedCheckoutController {
       return this.hosted.submit(offer, request.url, request.body, json);
     };
     // The machine path answers JSON:API errors through the global filter.
-    return json ? this.send(reply, await run()) : this.respond(reply, run);
+    const response = await this.countingDeclines(
+      request,
+      json ? run() : this.attempt(run),
+    );
+    return this.send(reply, response);
   }
 
   @Get('my-orders/:identifier')
+  @RateLimit('page')
   @ErrorFormat({ kind: 'html' })
   async receipt(
     @Param('identifier') identifier: string,
@@ -80,14 +99,34 @@ export class HostedCheckoutController {
     reply: FastifyReply,
     work: () => Promise<HostedResponse>,
   ) {
-    let response: HostedResponse;
+    return this.send(reply, await this.attempt(work));
+  }
+
+  private async attempt(
+    work: () => Promise<HostedResponse>,
+  ): Promise<HostedResponse> {
     try {
-      response = await work();
+      return await work();
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      response = this.hosted.errorPage(error);
+      return this.hosted.errorPage(error);
     }
-    return this.send(reply, response);
+  }
+
+  /** Reports a declined card (a page or a JSON:API error) before answering it. */
+  private async countingDeclines(
+    request: FastifyRequest,
+    outcome: Promise<HostedResponse>,
+  ): Promise<HostedResponse> {
+    try {
+      const response = await outcome;
+      if (response.kind === 'html' && response.declined)
+        await this.purchaseLimits.declined(request);
+      return response;
+    } catch (error) {
+      if (isCardDeclined(error)) await this.purchaseLimits.declined(request);
+      throw error;
+    }
   }
 
   private send(reply: FastifyReply, response: HostedResponse) {

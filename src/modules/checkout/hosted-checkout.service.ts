@@ -8,6 +8,7 @@ import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
 import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
 import { orderStatusLabel } from '../order/order-status';
+import { cardDeclined } from '../payment/payment.errors';
 import {
   CheckoutPageModel,
   PageTotals,
@@ -28,8 +29,16 @@ import {
 import { Offer, PurchaseService } from './purchase.service';
 import { buyerSetsPrice, unitPriceOf } from './unit-price';
 
+/** A page; `declined` marks the form's answer to a declined card. */
+export type HostedPage = {
+  kind: 'html';
+  status: number;
+  html: string;
+  declined?: boolean;
+};
+
 export type HostedResponse =
-  | { kind: 'html'; status: number; html: string }
+  | HostedPage
   | { kind: 'redirect'; location: string }
   | { kind: 'json'; status: number; document: SingleDocument };
 
@@ -76,8 +85,15 @@ export class HostedCheckoutService {
     return this.checkouts.offerForCheckout(id);
   }
 
-  /** GET: the page with the checkout's prefilled data. */
-  async page(offer: Offer, action: string): Promise<HostedResponse> {
+  /**
+   * GET: the page with the checkout's prefilled data; while purchases are
+   * paused (too many declined cards) it says so and cannot be paid.
+   */
+  async page(
+    offer: Offer,
+    action: string,
+    purchasesPaused = false,
+  ): Promise<HostedResponse> {
     const data = offer.checkout?.checkoutData;
     const input: PurchaseInput = {
       email: data?.email,
@@ -87,7 +103,7 @@ export class HostedCheckoutService {
       taxNumber: data?.tax_number,
       discountCode: data?.discount_code,
     };
-    return this.render(offer, action, input, [], 200);
+    return this.render(offer, action, input, [], 200, purchasesPaused);
   }
 
   /** POST from the form (apply a code or pay) or as JSON (pay). */
@@ -104,8 +120,16 @@ export class HostedCheckoutService {
       return this.render(offer, action, input, [], 200);
     try {
       const result = await this.purchases.purchase(offer, input);
-      if (result.status === 'declined')
-        return this.render(offer, action, input, [result.reason], 402);
+      if (result.status === 'declined') {
+        const page = await this.render(
+          offer,
+          action,
+          input,
+          [result.reason],
+          402,
+        );
+        return { ...page, declined: true };
+      }
       return {
         kind: 'redirect',
         location:
@@ -132,10 +156,11 @@ export class HostedCheckoutService {
       throw AppError.badRequest('The body must be a JSON object.');
     const result = await this.purchases.purchase(offer, jsonInput(body));
     if (result.status === 'declined') {
-      throw new AppError(402, {
-        detail: `${result.reason} Order ${result.order.identifier} was recorded as failed.`,
-        source: { pointer: '/card_number' },
-      });
+      throw cardDeclined(
+        402,
+        `${result.reason} Order ${result.order.identifier} was recorded as failed.`,
+        { pointer: '/card_number' },
+      );
     }
     const orders = this.jsonApi.resource('orders');
     if (!orders) throw new Error('The orders resource is not registered');
@@ -154,7 +179,8 @@ export class HostedCheckoutService {
     input: PurchaseInput,
     errors: string[],
     status: number,
-  ): Promise<HostedResponse> {
+    purchasesPaused = false,
+  ): Promise<HostedPage> {
     const { target, checkout } = offer;
     const options = checkout?.checkoutOptions;
     const productOptions = checkout?.productOptions;
@@ -237,6 +263,7 @@ export class HostedCheckoutService {
       discountApplied,
       discountMessage,
       errors,
+      purchasesPaused,
       testMode: offer.testMode,
     };
     return { kind: 'html', status, html: renderCheckoutPage(model) };

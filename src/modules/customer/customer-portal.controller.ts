@@ -3,6 +3,7 @@ import { AppError } from '../../common/app-error';
 import { Public } from '../../http/auth/public.decorator';
 import { HtmlPage } from '../../http/html/html-page.decorator';
 import { parseIntegerId } from '../../http/json-api/resource';
+import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { renderCustomerPortal } from './customer-portal.page';
 import { CustomerService } from './customer.service';
@@ -10,6 +11,7 @@ import { CustomerService } from './customer.service';
 /** The page behind `urls.customer_portal`: the signed link is the credential. */
 @Controller('portal/customers')
 @Public()
+@RateLimit('page')
 @UseGuards(SignedUrlGuard)
 export class CustomerPortalController {
   constructor(private readonly customers: CustomerService) {}

@@ -49,6 +49,7 @@ export const customerOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': htmlResponse('The portal page.'),
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
         default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },

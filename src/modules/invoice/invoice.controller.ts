@@ -17,6 +17,7 @@ import { Public } from '../../http/auth/public.decorator';
 import { metaDocument } from '../../http/json-api/document';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import type { RawQuery } from '../../http/json-api/list-query';
+import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { invoiceFieldsFromRequest } from './invoice-fields';
 import { InvoiceService } from './invoice.service';
@@ -43,6 +44,7 @@ export class InvoiceController {
   /** The signed link: the PDF once rendered, 202 until then, 403 when tampered with. */
   @Get('invoices/:type/:id')
   @Public()
+  @RateLimit('page')
   @NotJsonApi()
   @UseGuards(SignedUrlGuard)
   async download(

@@ -16,6 +16,7 @@ import {
 import {
   createTestDatabase,
   freePort,
+  GENEROUS_PUBLIC_LIMITS,
   TEST_APP_KEY,
 } from '../../support/test-app';
 
@@ -61,6 +62,7 @@ export async function startCluster(options: {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
+    ...GENEROUS_PUBLIC_LIMITS,
     ...options.env,
   };
   await runCli(env, ['migrate']);
