@@ -4,7 +4,7 @@ import { CoreModule } from '../src/app/core.module';
 import { loadConfig } from '../src/config/app-config';
 import { openDatabase } from '../src/database/database-connection';
 import { Transactions } from '../src/database/transactions';
-import { Principal } from '../src/http/auth/principal';
+import { Principal } from '../src/common/principal';
 import { OrderRenderer } from '../src/modules/order/order.renderer';
 import { OrderService } from '../src/modules/order/order.service';
 import { Outbox } from '../src/modules/webhooks/outbox';

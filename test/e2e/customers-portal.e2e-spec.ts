@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Transactions } from '../../src/database/transactions';
-import { SignedUrls } from '../../src/http/signed-urls/signed-urls.service';
+import { SignedUrls } from '../../src/common/signed-urls.service';
 import {
   CustomerActivity,
   CustomerActivitySource,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
-import { Principal } from '../../src/http/auth/principal';
+import { Principal } from '../../src/common/principal';
 import { ApiKeyMode } from '../../src/modules/account/api-key.entity';
 import { ApiKeyService } from '../../src/modules/account/api-key.service';
 import { UserService } from '../../src/modules/account/user.service';

@@ -4,7 +4,8 @@ import { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { ApiKeyService } from '../../modules/account/api-key.service';
 import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
-import { AuthenticatedRequest, Principal } from './principal';
+import { AuthenticatedRequest } from './principal';
+import { Principal } from '../../common/principal';
 import { IS_PUBLIC } from './public.decorator';
 
 /**

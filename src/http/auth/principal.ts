@@ -1,11 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-
-/** Who is calling: the API key's user and mode. Every query is scoped by it. */
-export interface Principal {
-  userId: number;
-  apiKeyId: number;
-  testMode: boolean;
-}
+import { Principal } from '../../common/principal';
 
 export interface AuthenticatedRequest {
   principal?: Principal;

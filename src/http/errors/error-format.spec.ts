@@ -2,7 +2,8 @@ import { NotFoundException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { RouteTable } from '../json-api/route-table';
-import { PlainJsonError, renderPlainJsonError } from './plain-json-errors';
+import { renderPlainJsonError } from './plain-json-errors';
+import { PlainJsonError } from '../../common/plain-json-error';
 
 const ACTIVATE = { kind: 'plain-json', outcome: 'activated' } as const;
 

@@ -2,18 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { PlainJsonError } from '../../common/plain-json-error';
 import { RouteTable } from '../json-api/route-table';
 import { UNEXPECTED_DETAIL } from './json-api-errors';
-
-/** A refusal on a plain-JSON route that carries its whole body (sent as is). */
-export class PlainJsonError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(typeof body.error === 'string' ? body.error : 'Request refused.');
-  }
-}
 
 interface PlainRendered {
   status: number;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { Principal } from '../auth/principal';
+import { Principal } from '../../common/principal';
 import {
   IdempotencyRepository,
   IdempotencyScope,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../auth/principal';
+import { Principal } from '../../common/principal';
 import {
   JSON_API_VERSION,
   LinkageDocument,
@@ -13,10 +13,10 @@ import {
   ResourceObject,
   SingleDocument,
 } from './document';
-import { ListQuery, parseListQuery, RawQuery } from './list-query';
+import { parseListQuery } from './list-query';
+import { ListQuery, Page, RawQuery } from '../../common/list-query';
 import {
   AnyResourceType,
-  Page,
   Relationship,
   ResourceRenderer,
   ResourceType,

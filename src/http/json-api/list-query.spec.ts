@@ -1,5 +1,6 @@
 import { thrownAppError } from '../../../test/support/app-error';
-import { filterParsers, parseListQuery } from './list-query';
+import { parseListQuery } from './list-query';
+import { filterParsers } from '../../common/list-query';
 
 const spec = {
   filters: {

@@ -1,49 +1,12 @@
 import { AppError } from '../../common/app-error';
-import { INT32_MAX, INTEGER_STRING } from '../../common/validation-messages';
-
-export type FilterValue = string | number | boolean;
-
-/** A well-formed filter value that no record can have (an unknown status, id 0). */
-export const NO_MATCH = Symbol('no record can match');
-
-/**
- * Turns one `filter[x]` string into a typed value; NO_MATCH when no record
- * can have it (the list is then empty), null when it is of the wrong type
- * (a 400).
- */
-export type FilterParser = (
-  raw: string,
-) => FilterValue | typeof NO_MATCH | null;
-
-/**
- * Filter values are text, so any string is well-formed for a text column:
- * one outside an enumeration or a boolean's `true`/`false` matches nothing.
- * Id columns are numbers: a value that is not an integer is a client's
- * mistake (400); an integer no id can be (0, negative, past the column's
- * range) matches nothing.
- */
-export const filterParsers = {
-  id: (raw: string) => {
-    if (!INTEGER_STRING.test(raw)) return null;
-    const id = Number(raw);
-    return id >= 1 && id <= INT32_MAX ? id : NO_MATCH;
-  },
-  /**
-   * An e-mail address: the whole address, compared without regard to case,
-   * as a purchase finds its customer (the repositories compare `lower()`s).
-   */
-  email: (raw: string) => raw,
-  boolean: (raw: string) =>
-    raw === 'true' ? true : raw === 'false' ? false : NO_MATCH,
-  // `allowed` stays readable so the OpenAPI document can list the values.
-  oneOf: (...allowed: string[]) =>
-    Object.assign((raw: string) => (allowed.includes(raw) ? raw : NO_MATCH), {
-      allowed,
-    }),
-} satisfies Record<
-  string,
-  FilterParser | ((...args: string[]) => FilterParser)
->;
+import {
+  FilterParser,
+  FilterValue,
+  ListQuery,
+  NO_MATCH,
+  RawQuery,
+  SortKey,
+} from '../../common/list-query';
 
 /** What a list endpoint accepts, declared once per resource. */
 export interface ListSpec {
@@ -54,36 +17,8 @@ export interface ListSpec {
   defaultSort: string;
 }
 
-export interface SortKey {
-  field: string;
-  descending: boolean;
-}
-
-export interface Pagination {
-  number: number;
-  size: number;
-}
-
-export interface ListQuery {
-  page: Pagination;
-  /** The filters a record can match, typed. */
-  filters: Record<string, FilterValue>;
-  /**
-   * Filters given a value no record can have, as sent (for the page links).
-   * Any at all makes the page empty: `findPage` answers it without a query
-   * (see `pageOrNothing` in resource.ts), so such values never reach SQL.
-   */
-  unmatchable: Record<string, string>;
-  sort: SortKey[];
-  /** The `sort` value as it goes into pagination links. */
-  sortParam: string;
-  include: string[];
-}
-
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
-
-export type RawQuery = Record<string, string | string[] | undefined>;
 
 function single(query: RawQuery, name: string): string | undefined {
   const value = query[name];

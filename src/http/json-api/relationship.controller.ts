@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { CurrentPrincipal } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../common/principal';
 import { JsonApi } from './json-api.service';
-import type { RawQuery } from './list-query';
+import type { RawQuery } from '../../common/list-query';
 
 /**
  * The `related` and `self` links every relationship advertises, served for

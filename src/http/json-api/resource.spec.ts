@@ -1,5 +1,5 @@
-import { Principal } from '../auth/principal';
-import { ListQuery } from './list-query';
+import { Principal } from '../../common/principal';
+import { ListQuery } from '../../common/list-query';
 import { IntegerIdFinders, IntegerIdSource } from './resource';
 
 interface Row {

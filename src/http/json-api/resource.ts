@@ -1,5 +1,12 @@
-import { Principal } from '../auth/principal';
-import { FilterValue, ListQuery, ListSpec } from './list-query';
+import { parseIntegerId } from '../../common/ids';
+import {
+  FilterValue,
+  ListQuery,
+  Page,
+  pageOrNothing,
+} from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { ListSpec } from './list-query';
 
 /** A to-one relationship: the related record's id is on this record. */
 export interface ToOne<T> {
@@ -30,25 +37,6 @@ export interface ToManyIds<T> {
 }
 
 export type Relationship<T> = ToOne<T> | ToMany | ToManyIds<T>;
-
-export interface Page<T> {
-  records: T[];
-  total: number;
-}
-
-/**
- * A list's page, or the empty page without a query when a filter has a
- * value no record can have (`ListQuery.unmatchable`). Every `findPage` goes
- * through it; IntegerIdFinders does for its subclasses.
- */
-export function pageOrNothing<T>(
-  query: ListQuery,
-  find: () => Promise<Page<T>>,
-): Promise<Page<T>> {
-  return Object.keys(query.unmatchable).length > 0
-    ? Promise.resolve({ records: [], total: 0 })
-    : find();
-}
 
 /** How records of one type render as JSON:API resource objects. */
 export interface ResourceRenderer<T> {
@@ -83,13 +71,6 @@ export interface ResourceType<T> extends ResourceRenderer<T> {
 // The registry stores resources of every record type side by side.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyResourceType = ResourceType<any>;
-
-/** Parses a path id; null for anything that cannot be an integer id. */
-export function parseIntegerId(raw: string): number | null {
-  return /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647
-    ? Number(raw)
-    : null;
-}
 
 /**
  * What a resource with integer ids reads through: its module's service. The

@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppError } from '../../common/app-error';
+import { WriteDocument } from '../../common/write-document';
 import { prepareIntegers, validationDetails } from './attribute-validation';
 
 type Constructor<T> = new () => T;
@@ -20,13 +21,6 @@ export interface WriteDocumentRules<A> {
   relationships?: Record<string, RelationshipRule>;
   /** PATCH: `data.id` must equal the `:id` path parameter. */
   update?: boolean;
-}
-
-export interface WriteDocument<A> {
-  id?: string;
-  attributes: A;
-  /** Relationship name → related id (or ids for to-many). */
-  relationships: Record<string, string | string[] | undefined>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -4,7 +4,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../json-api/list-query';
-import type { FilterParser } from '../json-api/list-query';
+import type { FilterParser } from '../../common/list-query';
 import { AnyResourceType } from '../json-api/resource';
 
 function filterSchema(parser: FilterParser): SchemaObject {

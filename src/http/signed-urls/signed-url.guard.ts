@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { SignedUrls } from './signed-urls.service';
+import { SignedUrls } from '../../common/signed-urls.service';
 
 /**
  * Lets a request through only when its URL carries a valid, unexpired

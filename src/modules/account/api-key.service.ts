@@ -5,7 +5,7 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import {
   displayPrefix,
   generateApiKey,

@@ -1,11 +1,7 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { Principal } from '../../http/auth/principal';
-import {
-  sameNameColumns,
-  storeScopedListPage,
-} from '../../http/json-api/list-page';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { sameNameColumns, storeScopedListPage } from '../../database/list-page';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 
 export const CREATED_UPDATED_SORTS = ['created_at', 'updated_at'];
 

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { Principal } from '../../http/auth/principal';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
 import { SubscriptionInvoice } from './subscription-invoice.entity';
 

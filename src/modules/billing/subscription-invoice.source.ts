@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { CustomerService } from '../customer/customer.service';
 import { InvoiceSource, InvoiceSources } from '../invoice/invoice-source';
 import { invoiceStore } from '../invoice/invoice-store';

@@ -12,7 +12,7 @@ import { AppError } from '../../common/app-error';
 import { Public } from '../../http/auth/public.decorator';
 import { escapeHtml, htmlPage } from '../../http/html/html';
 import { HtmlPage } from '../../http/html/html-page.decorator';
-import { parseIntegerId } from '../../http/json-api/resource';
+import { parseIntegerId } from '../../common/ids';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';

@@ -1,13 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { CurrentPrincipal } from '../../http/auth/principal';
-import type { Principal } from '../../http/auth/principal';
+import type { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import type { RawQuery } from '../../http/json-api/list-query';
-import {
-  JsonApiBody,
-  type WriteDocument,
-} from '../../http/json-api/write-document';
+import type { RawQuery } from '../../common/list-query';
+import { JsonApiBody } from '../../http/json-api/write-document';
+import { type WriteDocument } from '../../common/write-document';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecordSerializer } from './usage-record.serializer';
 import { UsageRecordService } from './usage-record.service';

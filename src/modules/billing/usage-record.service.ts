@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { Principal } from '../../http/auth/principal';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page, parseIntegerId } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { parseIntegerId } from '../../common/ids';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecord } from './usage-record.entity';
 import { UsageRecordRepository } from './usage-record.repository';

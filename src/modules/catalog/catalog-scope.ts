@@ -3,9 +3,8 @@ import {
   listPage,
   sameNameColumns,
   storeScopedListPage,
-} from '../../http/json-api/list-page';
-import { ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+} from '../../database/list-page';
+import { ListQuery, Page } from '../../common/list-query';
 
 /**
  * Whose catalog a query sees: a user's stores (API keys) or one store (the

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
 import { CatalogFile, FileContent } from './file.entity';
 

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { EntityRows } from '../../database/entity-rows';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
 import { Price } from './price.entity';
 

@@ -2,19 +2,17 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import {
-  FilterValue,
   filterParsers,
+  FilterValue,
   ListQuery,
-} from '../../http/json-api/list-query';
-import {
   Page,
   pageOrNothing,
-  ResourceType,
-} from '../../http/json-api/resource';
-import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+} from '../../common/list-query';
+import { ResourceType } from '../../http/json-api/resource';
+import { SignedUrls } from '../../common/signed-urls.service';
 import { CheckoutService, CheckoutView } from './checkout.service';
 
 export const CHECKOUT_PATH = '/checkout/custom';

@@ -5,10 +5,10 @@ import { Clock } from '../../common/clock';
 import { invalid } from '../../common/validation-messages';
 import { formatMoney } from '../../common/money';
 import { parseTimestamp } from '../../common/timestamps';
-import { Principal } from '../../http/auth/principal';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page, parseIntegerId } from '../../http/json-api/resource';
-import type { WriteDocument } from '../../http/json-api/write-document';
+import { Principal } from '../../common/principal';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { parseIntegerId } from '../../common/ids';
+import type { WriteDocument } from '../../common/write-document';
 import { Variant } from '../catalog/variant.entity';
 import {
   checkoutData,

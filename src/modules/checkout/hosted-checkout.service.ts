@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock';
 import { formatMoney, toMajorUnits } from '../../common/money';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { SingleDocument } from '../../http/json-api/document';
-import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+import { SignedUrls } from '../../common/signed-urls.service';
 import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
 import { orderStatusLabel } from '../order/order-status';

@@ -2,7 +2,7 @@ import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Public } from '../../http/auth/public.decorator';
 import { HtmlPage } from '../../http/html/html-page.decorator';
-import { parseIntegerId } from '../../http/json-api/resource';
+import { parseIntegerId } from '../../common/ids';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { renderCustomerPortal } from './customer-portal.page';

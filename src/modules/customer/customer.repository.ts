@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { EntityRows } from '../../database/entity-rows';
-import { Principal } from '../../http/auth/principal';
-import { storeScopedListPage } from '../../http/json-api/list-page';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { storeScopedListPage } from '../../database/list-page';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Customer, CustomerStatus } from './customer.entity';
 
 const SORT_COLUMNS: Record<string, string> = {

@@ -4,10 +4,9 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../http/auth/principal';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
-import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+import { Principal } from '../../common/principal';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { SignedUrls } from '../../common/signed-urls.service';
 import { isCountryCode } from '../../common/country-codes';
 import {
   CustomerActivity,

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { Principal } from '../../http/auth/principal';
-import { storeScopedListPage } from '../../http/json-api/list-page';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { storeScopedListPage } from '../../database/list-page';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { DiscountRedemption } from './discount-redemption.entity';
 import { Discount, DiscountView } from './discount.entity';
 

@@ -4,10 +4,10 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { parseTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
-import { Principal } from '../../http/auth/principal';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page, parseIntegerId } from '../../http/json-api/resource';
-import type { WriteDocument } from '../../http/json-api/write-document';
+import { Principal } from '../../common/principal';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { parseIntegerId } from '../../common/ids';
+import type { WriteDocument } from '../../common/write-document';
 import {
   discountAmount,
   discountRefusal,

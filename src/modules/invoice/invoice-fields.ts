@@ -7,7 +7,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { AppError } from '../../common/app-error';
-import type { RawQuery } from '../../http/json-api/list-query';
+import type { RawQuery } from '../../common/list-query';
 import { parseWriteDocument } from '../../http/json-api/write-document';
 import { InvoiceFields } from './invoice-view';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { InvoiceData } from './invoice-view';
 
 /**

@@ -12,11 +12,11 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../../http/auth/principal';
-import type { Principal } from '../../http/auth/principal';
+import type { Principal } from '../../common/principal';
 import { Public } from '../../http/auth/public.decorator';
 import { metaDocument } from '../../http/json-api/document';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
-import type { RawQuery } from '../../http/json-api/list-query';
+import type { RawQuery } from '../../common/list-query';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { invoiceFieldsFromRequest } from './invoice-fields';

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { orderStatusLabel } from '../order/order-status';
 import { OrderService } from '../order/order.service';
 import { StoreService } from '../store/store.service';

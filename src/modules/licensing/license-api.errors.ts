@@ -1,4 +1,4 @@
-import { PlainJsonError } from '../../http/errors/plain-json-errors';
+import { PlainJsonError } from '../../common/plain-json-error';
 
 /** The License API's error strings (reference section 7). */
 export const LicenseApiMessages = {

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { filterParsers } from '../../http/json-api/list-query';
+import { filterParsers } from '../../common/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { licenseKeyRenderer } from './license-key.renderer';
 import type { LicenseKeyView } from './license-key.service';

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { filterParsers, FilterValue } from '../../http/json-api/list-query';
+import { filterParsers, FilterValue } from '../../common/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { OrderItem } from './order-item.entity';
 import { orderItemAttributes } from './order.renderer';

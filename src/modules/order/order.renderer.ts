@@ -4,7 +4,7 @@ import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ResourceRenderer } from '../../http/json-api/resource';
-import { SignedUrls } from '../../http/signed-urls/signed-urls.service';
+import { SignedUrls } from '../../common/signed-urls.service';
 import { OrderItem } from './order-item.entity';
 import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';

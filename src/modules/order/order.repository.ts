@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
 import {
   matchIds,
@@ -11,9 +11,8 @@ import {
 import {
   storeScopedListPage,
   storeScopedPageSql,
-} from '../../http/json-api/list-page';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+} from '../../database/list-page';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
 import { Order } from './order.entity';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { listPage } from '../../http/json-api/list-page';
-import { ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { listPage } from '../../database/list-page';
+import { ListQuery, Page } from '../../common/list-query';
 import { Store } from './store.entity';
 
 const SORT_COLUMNS: Record<string, string> = {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Principal } from '../../http/auth/principal';
-import { ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { ListQuery, Page } from '../../common/list-query';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

@@ -1,17 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import {
-  FilterValue,
   filterParsers,
+  FilterValue,
   ListQuery,
-} from '../../http/json-api/list-query';
-import {
   Page,
   pageOrNothing,
-  ResourceType,
-} from '../../http/json-api/resource';
+} from '../../common/list-query';
+import { ResourceType } from '../../http/json-api/resource';
 import {
   DeliveryView,
   WebhookDeliveryRepository,

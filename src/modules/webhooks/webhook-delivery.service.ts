@@ -3,7 +3,7 @@ import { AppError } from '../../common/app-error';
 import { Batcher } from '../../common/batcher';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../http/auth/principal';
+import { Principal } from '../../common/principal';
 import { retryDelayMs } from './retry-schedule';
 import { WebhookDeliveryQueue } from './webhook-delivery.queue';
 import {

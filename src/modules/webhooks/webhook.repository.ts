@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
-import { Principal } from '../../http/auth/principal';
-import { listPage } from '../../http/json-api/list-page';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { listPage } from '../../database/list-page';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Webhook } from './webhook.entity';
 
 const SORT_COLUMNS: Record<string, string> = {

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../http/auth/principal';
-import { FilterValue, ListQuery } from '../../http/json-api/list-query';
-import { Page } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { StoreService } from '../store/store.service';
 import {
   CreateWebhookAttributes,

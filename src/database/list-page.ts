@@ -1,6 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { ListQuery } from './list-query';
-import { Page } from './resource';
+import { ListQuery, Page } from '../common/list-query';
 
 /**
  * The ORDER BY of a list query. `sortColumns` maps each sortable attribute

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import { ListQuery, SortKey } from '../common/list-query';
 import { applyListPage, listPage, storeScopedPageSql } from './list-page';
-import { ListQuery, SortKey } from './list-query';
 
 // Builds SQL only: the data source is never connected.
 const dataSource = new DataSource({ type: 'postgres' });

@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { Clock } from './clock';
 import {
   SignatureCheck,
   SignOptions,
   signUrl,
   verifyPath,
-} from '../../common/signed-urls';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+} from './signed-urls';
 
-/** Signed links keyed with APP_KEY, on the injectable clock (see common/signed-urls.ts). */
+/** Signed links keyed with APP_KEY, on the injectable clock (see signed-urls.ts). */
 @Injectable()
 export class SignedUrls {
   constructor(
