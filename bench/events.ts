@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { CoreModule } from '../src/app/core.module';
+import { Principal } from '../src/common/principal';
 import { loadConfig } from '../src/config/app-config';
 import { openDatabase } from '../src/database/database-connection';
 import { Transactions } from '../src/database/transactions';
-import { Principal } from '../src/common/principal';
 import { OrderRenderer } from '../src/modules/order/order.renderer';
 import { OrderService } from '../src/modules/order/order.service';
 import { Outbox } from '../src/modules/webhooks/outbox';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { Transactions } from '../../src/database/transactions';
 import { SignedUrls } from '../../src/common/signed-urls.service';
+import { Transactions } from '../../src/database/transactions';
 import {
   CustomerActivity,
   CustomerActivitySource,

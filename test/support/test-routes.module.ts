@@ -10,12 +10,12 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { AppError } from '../../src/common/app-error';
-import { CurrentPrincipal } from '../../src/http/auth/principal';
 import type { Principal } from '../../src/common/principal';
+import type { WriteDocument } from '../../src/common/write-document';
+import { CurrentPrincipal } from '../../src/http/auth/principal';
 import { Public } from '../../src/http/auth/public.decorator';
 import { NotJsonApi } from '../../src/http/json-api/not-json-api.decorator';
 import { JsonApiBody } from '../../src/http/json-api/write-document';
-import type { WriteDocument } from '../../src/common/write-document';
 import { RateLimit } from '../../src/http/rate-limit/rate-limit.decorator';
 
 class EchoAttributes {

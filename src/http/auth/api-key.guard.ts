@@ -2,10 +2,10 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { Principal } from '../../common/principal';
 import { ApiKeyService } from '../../modules/account/api-key.service';
 import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { AuthenticatedRequest } from './principal';
-import { Principal } from '../../common/principal';
 import { IS_PUBLIC } from './public.decorator';
 
 /**

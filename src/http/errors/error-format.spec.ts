@@ -1,9 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { PlainJsonError } from '../../common/plain-json-error';
 import { RouteTable } from '../json-api/route-table';
 import { renderPlainJsonError } from './plain-json-errors';
-import { PlainJsonError } from '../../common/plain-json-error';
 
 const ACTIVATE = { kind: 'plain-json', outcome: 'activated' } as const;
 

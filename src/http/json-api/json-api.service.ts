@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { ListQuery, Page, RawQuery } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../common/principal';
 import {
   JSON_API_VERSION,
   LinkageDocument,
@@ -14,7 +15,6 @@ import {
   SingleDocument,
 } from './document';
 import { parseListQuery } from './list-query';
-import { ListQuery, Page, RawQuery } from '../../common/list-query';
 import {
   AnyResourceType,
   Relationship,

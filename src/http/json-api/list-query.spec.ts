@@ -1,6 +1,6 @@
 import { thrownAppError } from '../../../test/support/app-error';
-import { parseListQuery } from './list-query';
 import { filterParsers } from '../../common/list-query';
+import { parseListQuery } from './list-query';
 
 const spec = {
   filters: {

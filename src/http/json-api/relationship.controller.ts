@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { CurrentPrincipal } from '../auth/principal';
-import type { Principal } from '../../common/principal';
-import { JsonApi } from './json-api.service';
 import type { RawQuery } from '../../common/list-query';
+import type { Principal } from '../../common/principal';
+import { CurrentPrincipal } from '../auth/principal';
+import { JsonApi } from './json-api.service';
 
 /**
  * The `related` and `self` links every relationship advertises, served for

@@ -1,5 +1,5 @@
-import { Principal } from '../../common/principal';
 import { ListQuery } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import { IntegerIdFinders, IntegerIdSource } from './resource';
 
 interface Row {

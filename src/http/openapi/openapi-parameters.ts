@@ -3,8 +3,8 @@ import type {
   ParameterObject,
   SchemaObject,
 } from '@nestjs/swagger';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../json-api/list-query';
 import type { FilterParser } from '../../common/list-query';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../json-api/list-query';
 import { AnyResourceType } from '../json-api/resource';
 
 function filterSchema(parser: FilterParser): SchemaObject {

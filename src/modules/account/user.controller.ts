@@ -1,12 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { CurrentPrincipal } from '../../http/auth/principal';
+import { parseIntegerId } from '../../common/ids';
+import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
+import { CurrentPrincipal } from '../../http/auth/principal';
 import { SingleDocument } from '../../http/json-api/document';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { assertOnlyParameters } from '../../http/json-api/list-query';
-import type { RawQuery } from '../../common/list-query';
-import { parseIntegerId } from '../../common/ids';
 import { userRenderer } from './user.serializer';
 import { UserService } from './user.service';
 

@@ -1,7 +1,7 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { sameNameColumns, storeScopedListPage } from '../../database/list-page';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 
 export const CREATED_UPDATED_SORTS = ['created_at', 'updated_at'];
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { SignedUrls } from '../../common/signed-urls.service';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { SignedUrls } from '../../common/signed-urls.service';
 import { Price } from '../catalog/price.entity';
 import { ExchangeRates } from '../currency/exchange-rates.service';
 import { Outbox } from '../webhooks/outbox';

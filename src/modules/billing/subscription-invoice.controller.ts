@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { CurrentPrincipal } from '../../http/auth/principal';
-import type { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import type { RawQuery } from '../../common/list-query';
 import { parseIntegerId } from '../../common/ids';
-import { JsonApiBody } from '../../http/json-api/write-document';
+import type { RawQuery } from '../../common/list-query';
+import type { Principal } from '../../common/principal';
 import { type WriteDocument } from '../../common/write-document';
+import { CurrentPrincipal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import { JsonApiBody } from '../../http/json-api/write-document';
 import { InvoiceRefundAttributes } from './billing.dto';
 import { SubscriptionInvoiceSerializer } from './subscription-invoice.serializer';
 import { SubscriptionInvoiceService } from './subscription-invoice.service';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { Principal } from '../../common/principal';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
 import { SubscriptionInvoice } from './subscription-invoice.entity';
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import { nextRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
-import { Principal } from '../../common/principal';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { BillingPayments } from './billing-payments';
 import { InvoiceView } from './billing-views';
 import { SubscriptionBilling } from './subscription-billing.service';

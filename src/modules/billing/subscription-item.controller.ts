@@ -1,14 +1,14 @@
 import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { CurrentPrincipal } from '../../http/auth/principal';
+import { parseIntegerId } from '../../common/ids';
+import { type RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
+import { type WriteDocument } from '../../common/write-document';
+import { CurrentPrincipal } from '../../http/auth/principal';
 import { JSON_API_VERSION } from '../../http/json-api/document';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { assertOnlyParameters } from '../../http/json-api/list-query';
-import { type RawQuery } from '../../common/list-query';
-import { parseIntegerId } from '../../common/ids';
 import { JsonApiBody } from '../../http/json-api/write-document';
-import { type WriteDocument } from '../../common/write-document';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
 import { SubscriptionItemSerializer } from './subscription-item.serializer';
 import { SubscriptionItemService } from './subscription-item.service';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import { formatTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
-import { Principal } from '../../common/principal';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { CurrentUsage } from './billing-views';
 import { planName } from './invoice-lines';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';

@@ -9,10 +9,10 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { parseIntegerId } from '../../common/ids';
 import { Public } from '../../http/auth/public.decorator';
 import { escapeHtml, htmlPage } from '../../http/html/html';
 import { HtmlPage } from '../../http/html/html-page.decorator';
-import { parseIntegerId } from '../../common/ids';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';

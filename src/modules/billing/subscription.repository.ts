@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { Principal } from '../../common/principal';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import { Price } from '../catalog/price.entity';
 import { Product } from '../catalog/product.entity';
 import { Variant } from '../catalog/variant.entity';

@@ -1,11 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { CurrentPrincipal } from '../../http/auth/principal';
-import type { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
 import type { RawQuery } from '../../common/list-query';
-import { JsonApiBody } from '../../http/json-api/write-document';
+import type { Principal } from '../../common/principal';
 import { type WriteDocument } from '../../common/write-document';
+import { CurrentPrincipal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import { JsonApiBody } from '../../http/json-api/write-document';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecordSerializer } from './usage-record.serializer';
 import { UsageRecordService } from './usage-record.service';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { poolQuery } from '../../database/pool-query';
-import { Principal } from '../../common/principal';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { poolQuery } from '../../database/pool-query';
 import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
 import { PeriodUsage, UsageAction } from './usage-aggregation';
 import { UsageRecord } from './usage-record.entity';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { Principal } from '../../common/principal';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { parseIntegerId } from '../../common/ids';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecord } from './usage-record.entity';
 import { UsageRecordRepository } from './usage-record.repository';

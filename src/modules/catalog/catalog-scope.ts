@@ -1,10 +1,10 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ListQuery, Page } from '../../common/list-query';
 import {
   listPage,
   sameNameColumns,
   storeScopedListPage,
 } from '../../database/list-page';
-import { ListQuery, Page } from '../../common/list-query';
 
 /**
  * Whose catalog a query sees: a user's stores (API keys) or one store (the

@@ -7,14 +7,14 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { CurrentPrincipal } from '../../http/auth/principal';
+import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
+import { CurrentPrincipal } from '../../http/auth/principal';
 import { Public } from '../../http/auth/public.decorator';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
-import type { RawQuery } from '../../common/list-query';
 import { FileSerializer } from './file.serializer';
 import { FileService } from './file.service';
 

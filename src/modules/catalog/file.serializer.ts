@@ -1,12 +1,12 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import { filterParsers, FilterValue } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { SignedUrls } from '../../common/signed-urls.service';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { SignedUrls } from '../../common/signed-urls.service';
-import { filterParsers, FilterValue } from '../../common/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { formatFileSize } from './catalog-format';
 import { CatalogFile } from './file.entity';

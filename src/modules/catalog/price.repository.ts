@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { EntityRows } from '../../database/entity-rows';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { EntityRows } from '../../database/entity-rows';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
 import { Price } from './price.entity';
 

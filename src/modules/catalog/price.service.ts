@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { Transactions } from '../../database/transactions';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Transactions } from '../../database/transactions';
 import { CatalogScope } from './catalog-scope';
 import { Price } from './price.entity';
 import { normalizePrice, PriceInput } from './price-rules';

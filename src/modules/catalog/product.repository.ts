@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { ListQuery, Page } from '../../common/list-query';
 import { EntityRows } from '../../database/entity-rows';
 import { matchIds, poolQuery } from '../../database/pool-query';
-import { ListQuery, Page } from '../../common/list-query';
 import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
 import { PriceTier } from './price.entity';
 import { headlineUnitPrice } from './price-rules';

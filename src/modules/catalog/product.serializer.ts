@@ -1,11 +1,11 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { filterParsers, FilterValue } from '../../common/list-query';
 import { formatMoney } from '../../common/money';
+import { Principal } from '../../common/principal';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { filterParsers, FilterValue } from '../../common/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { formatStatus } from './catalog-format';
 import { ProductService, ProductView } from './product.service';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { Transactions } from '../../database/transactions';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Transactions } from '../../database/transactions';
 import { VariantAttributes, VariantUpdateAttributes } from './catalog.dto';
 import { CatalogScope } from './catalog-scope';
 import { Price } from './price.entity';

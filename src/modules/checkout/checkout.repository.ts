@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { EntityRows } from '../../database/entity-rows';
-import { Principal } from '../../common/principal';
-import { storeScopedListPage } from '../../database/list-page';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { EntityRows } from '../../database/entity-rows';
+import { storeScopedListPage } from '../../database/list-page';
 import { CatalogService, PurchasableVariant } from '../catalog/catalog.service';
 import { Variant } from '../catalog/variant.entity';
 import { Store } from '../store/store.entity';

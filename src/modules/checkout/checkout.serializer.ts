@@ -1,9 +1,4 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { formatTimestamp } from '../../common/timestamps';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
 import {
   filterParsers,
   FilterValue,
@@ -11,8 +6,13 @@ import {
   Page,
   pageOrNothing,
 } from '../../common/list-query';
-import { ResourceType } from '../../http/json-api/resource';
+import { Principal } from '../../common/principal';
 import { SignedUrls } from '../../common/signed-urls.service';
+import { formatTimestamp } from '../../common/timestamps';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { JsonApi } from '../../http/json-api/json-api.service';
+import { ResourceType } from '../../http/json-api/resource';
 import { CheckoutService, CheckoutView } from './checkout.service';
 
 export const CHECKOUT_PATH = '/checkout/custom';

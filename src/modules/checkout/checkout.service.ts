@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { parseIntegerId } from '../../common/ids';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import { invalid } from '../../common/validation-messages';
 import { formatMoney } from '../../common/money';
 import { parseTimestamp } from '../../common/timestamps';
-import { Principal } from '../../common/principal';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
-import { parseIntegerId } from '../../common/ids';
 import type { WriteDocument } from '../../common/write-document';
 import { Variant } from '../catalog/variant.entity';
 import {

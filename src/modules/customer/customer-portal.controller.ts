@@ -1,8 +1,8 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { parseIntegerId } from '../../common/ids';
 import { Public } from '../../http/auth/public.decorator';
 import { HtmlPage } from '../../http/html/html-page.decorator';
-import { parseIntegerId } from '../../common/ids';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { renderCustomerPortal } from './customer-portal.page';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { EntityRows } from '../../database/entity-rows';
-import { Principal } from '../../common/principal';
-import { storeScopedListPage } from '../../database/list-page';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { EntityRows } from '../../database/entity-rows';
+import { storeScopedListPage } from '../../database/list-page';
 import { Customer, CustomerStatus } from './customer.entity';
 
 const SORT_COLUMNS: Record<string, string> = {

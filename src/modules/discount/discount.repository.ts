@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { storeScopedListPage } from '../../database/list-page';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { DiscountRedemption } from './discount-redemption.entity';
 import { Discount, DiscountView } from './discount.entity';
 

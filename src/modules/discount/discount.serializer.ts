@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatTimestamp } from '../../common/timestamps';
-import { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
 import { filterParsers, FilterValue } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { formatTimestamp } from '../../common/timestamps';
+import { JsonApi } from '../../http/json-api/json-api.service';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { DiscountView } from './discount.entity';
 import { DiscountService } from './discount.service';

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { parseTimestamp } from '../../common/timestamps';
-import { Transactions } from '../../database/transactions';
-import { Principal } from '../../common/principal';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { parseIntegerId } from '../../common/ids';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { parseTimestamp } from '../../common/timestamps';
 import type { WriteDocument } from '../../common/write-document';
+import { Transactions } from '../../database/transactions';
 import {
   discountAmount,
   discountRefusal,

@@ -11,12 +11,12 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal } from '../../http/auth/principal';
+import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
+import { CurrentPrincipal } from '../../http/auth/principal';
 import { Public } from '../../http/auth/public.decorator';
 import { metaDocument } from '../../http/json-api/document';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
-import type { RawQuery } from '../../common/list-query';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { invoiceFieldsFromRequest } from './invoice-fields';

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppConfig } from '../../config/app-config';
 import { SignedUrls } from '../../common/signed-urls.service';
+import type { AppConfig } from '../../config/app-config';
 import { LocalFileStorage } from '../../storage/local-file-storage';
 import { InvoiceBillToService } from './invoice-bill-to.service';
 import { InvoiceSources } from './invoice-source';

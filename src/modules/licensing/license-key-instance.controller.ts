@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { CurrentPrincipal } from '../../http/auth/principal';
-import type { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
 import type { RawQuery } from '../../common/list-query';
+import type { Principal } from '../../common/principal';
+import { CurrentPrincipal } from '../../http/auth/principal';
+import { JsonApi } from '../../http/json-api/json-api.service';
 import { LicenseKeyInstanceSerializer } from './license-key-instance.serializer';
 
 @Controller('v1/license-key-instances')

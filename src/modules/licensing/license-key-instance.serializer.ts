@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { filterParsers } from '../../common/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKeyService } from './license-key.service';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { EntityRows } from '../../database/entity-rows';
 import { storeScopedListPage } from '../../database/list-page';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKey } from './license-key.entity';
 import { LicenseKeyStatus, statusCondition } from './license-key.state';

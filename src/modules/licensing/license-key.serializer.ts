@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JsonApi } from '../../http/json-api/json-api.service';
 import { filterParsers } from '../../common/list-query';
+import { JsonApi } from '../../http/json-api/json-api.service';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { licenseKeyRenderer } from './license-key.renderer';
 import type { LicenseKeyView } from './license-key.service';

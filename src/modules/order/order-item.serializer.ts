@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { filterParsers, FilterValue } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { filterParsers, FilterValue } from '../../common/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { OrderItem } from './order-item.entity';
 import { orderItemAttributes } from './order.renderer';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { formatMoney } from '../../common/money';
+import { SignedUrls } from '../../common/signed-urls.service';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ResourceRenderer } from '../../http/json-api/resource';
-import { SignedUrls } from '../../common/signed-urls.service';
 import { OrderItem } from './order-item.entity';
 import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';

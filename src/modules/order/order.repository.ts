@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
+import {
+  storeScopedListPage,
+  storeScopedPageSql,
+} from '../../database/list-page';
 import {
   matchIds,
   poolQuery,
   transactionQuery,
 } from '../../database/pool-query';
-import {
-  storeScopedListPage,
-  storeScopedPageSql,
-} from '../../database/list-page';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
 import { Order } from './order.entity';

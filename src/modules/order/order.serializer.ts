@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { filterParsers, FilterValue } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { filterParsers, FilterValue } from '../../common/list-query';
 import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
 import { OrderRenderer } from './order.renderer';
 import { OrderView } from './order.repository';

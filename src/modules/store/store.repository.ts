@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { listPage } from '../../database/list-page';
 import { ListQuery, Page } from '../../common/list-query';
+import { listPage } from '../../database/list-page';
 import { Store } from './store.entity';
 
 const SORT_COLUMNS: Record<string, string> = {

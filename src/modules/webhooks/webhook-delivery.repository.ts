@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Principal } from '../../common/principal';
 import { ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

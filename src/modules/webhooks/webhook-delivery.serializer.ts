@@ -1,7 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatTimestamp } from '../../common/timestamps';
-import { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
 import {
   filterParsers,
   FilterValue,
@@ -9,6 +6,9 @@ import {
   Page,
   pageOrNothing,
 } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { formatTimestamp } from '../../common/timestamps';
+import { JsonApi } from '../../http/json-api/json-api.service';
 import { ResourceType } from '../../http/json-api/resource';
 import {
   DeliveryView,

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Batcher } from '../../common/batcher';
+import { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../common/principal';
 import { retryDelayMs } from './retry-schedule';
 import { WebhookDeliveryQueue } from './webhook-delivery.queue';
 import {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { listPage } from '../../database/list-page';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Webhook } from './webhook.entity';
 
 const SORT_COLUMNS: Record<string, string> = {

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Principal } from '../../common/principal';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { StoreService } from '../store/store.service';
 import {
   CreateWebhookAttributes,
