@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
 import { Principal } from '../../http/auth/principal';
@@ -10,7 +11,7 @@ import { CurrentUsage } from './billing-views';
 import { planName } from './invoice-lines';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
 import { amountFor } from './pricing';
-import { prorate, prorationMode } from './proration';
+import { prorationMode } from './proration';
 import {
   periodEndOf,
   priceTerms,
