@@ -11,7 +11,14 @@ export {
   parseMajorUnits,
   toMajorUnits,
 } from './format';
-export { cents, decimal, percentOf, roundDivide, share } from './rounding';
+export {
+  cents,
+  decimal,
+  percentOf,
+  roundDivide,
+  share,
+  timesDecimalCents,
+} from './rounding';
 export type { Decimal } from './rounding';
 export { toUsdCents } from './usd';
 export { splitTax } from './tax';

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { decimal, percentOf, roundDivide, share } from './rounding';
+import {
+  decimal,
+  percentOf,
+  roundDivide,
+  share,
+  timesDecimalCents,
+} from './rounding';
 
 describe('decimal', () => {
   it('reads a rate exactly as written', () => {
@@ -61,5 +67,9 @@ describe('share and percentOf', () => {
     // 1005 × 7.7 % is 77.385; 5 × 10.1 % is 0.505, a half-cent tie a double misses.
     expect(percentOf(1005, 7.7)).toBe(77);
     expect(percentOf(5, 10.1)).toBe(1);
+    expect(timesDecimalCents(1001, '0.25')).toBe(250);
+    expect(timesDecimalCents(3, '0.5')).toBe(2);
+    expect(timesDecimalCents(3, '0.1')).toBe(0);
+    expect(() => timesDecimalCents(3, '-0.5')).toThrow();
   });
 });

@@ -65,6 +65,17 @@ export function share(amount: number, part: number, whole: number): number {
   return cents(roundDivide(BigInt(amount) * BigInt(part), BigInt(whole)));
 }
 
+/**
+ * `quantity` units at a price in decimal cents (`"0.25"`, a usage-based
+ * price), rounded once for the whole quantity.
+ */
+export function timesDecimalCents(quantity: number, price: string): number {
+  if (!/^\d+(\.\d+)?$/.test(price.trim()))
+    throw new Error(`Invalid decimal price "${price}"`);
+  const { units, scale } = decimal(price);
+  return cents(roundDivide(BigInt(quantity) * units, scale));
+}
+
 /** A percentage of an amount (`percent` may be a decimal such as 12.5). */
 export function percentOf(amount: number, percent: number | string): number {
   const rate = decimal(percent);
