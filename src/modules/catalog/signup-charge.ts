@@ -47,3 +47,10 @@ export function unitPriceAtSignup(
     ? 0
     : listedUnitPrice;
 }
+
+/** The one-off setup fee a signup also pays (0 when the price has none). */
+export function setupFeeAtSignup(
+  price: Pick<PriceFields, 'setupFeeEnabled' | 'setupFee'>,
+): number {
+  return price.setupFeeEnabled ? (price.setupFee ?? 0) : 0;
+}

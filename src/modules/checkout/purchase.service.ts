@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
 import { Price } from '../catalog/price.entity';
-import { unitPriceAtSignup } from '../catalog/signup-charge';
+import { setupFeeAtSignup, unitPriceAtSignup } from '../catalog/signup-charge';
 import { Variant } from '../catalog/variant.entity';
 import { ExchangeRates, UsdRate } from '../currency/exchange-rates.service';
 import { CustomerService } from '../customer/customer.service';
@@ -155,7 +155,7 @@ export class PurchaseService {
       currencyRate: usdRate.rate,
       unitPrice,
       quantity,
-      setupFee: price.setupFeeEnabled ? (price.setupFee ?? 0) : 0,
+      setupFee: setupFeeAtSignup(price),
       discount: discount?.amount ?? 0,
       tax: this.config.money.taxRates[country] ?? null,
       taxInclusive: this.config.money.taxInclusive,
