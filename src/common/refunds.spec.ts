@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { thrownAppError } from '../../test/support/app-error';
+import { toUsdCents } from './money';
 import { nextRefund, Refundable } from './refunds';
 
 describe('nextRefund', () => {
@@ -74,5 +76,51 @@ describe('nextRefund', () => {
           .errors[0].detail,
       ).toBe('This order has no payment to refund.');
     }
+  });
+
+  it('never gives back more than the total, in cents or in USD', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2_147_483_647 }),
+        fc.constantFrom('USD', 'EUR', 'JPY', 'KWD'),
+        fc.integer({ min: 1, max: 50_000_000_000 }).map((u) => u / 1e10),
+        fc.array(fc.option(fc.integer({ min: -10, max: 2_147_483_647 })), {
+          maxLength: 8,
+        }),
+        (total, currency, rate, asks) => {
+          let record: Refundable = {
+            ...paid,
+            currency,
+            total,
+            totalUsd: toUsdCents(total, currency, rate),
+          };
+          let given = 0;
+          for (const ask of asks) {
+            let refund;
+            try {
+              refund = nextRefund(record, 'order', ask ?? undefined, rate, now);
+            } catch {
+              continue;
+            }
+            given += refund.amount;
+            const { fields } = refund;
+            expect(refund.amount).toBeGreaterThan(0);
+            expect(fields.refundedAmount).toBe(given);
+            expect(given).toBeLessThanOrEqual(total);
+            expect(fields.refundedAmountUsd).toBeLessThanOrEqual(
+              record.totalUsd,
+            );
+            expect(fields.status === 'refunded').toBe(given === total);
+            record = {
+              ...record,
+              status: fields.status,
+              refundedAmount: fields.refundedAmount,
+            };
+          }
+          return given <= total;
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

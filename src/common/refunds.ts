@@ -53,6 +53,8 @@ export function nextRefund(
   if (left <= 0 || !paymentId)
     throw AppError.unprocessable(`This ${noun} has no payment to refund.`);
   const value = amount ?? left;
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw AppError.attribute('amount', 'The amount must be positive.');
   if (value > left)
     throw AppError.attribute(
       'amount',

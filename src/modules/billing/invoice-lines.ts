@@ -54,6 +54,35 @@ export function amountLine(
   return { description, quantity: 1, unit_price: amount, total: amount };
 }
 
+/**
+ * An initial invoice's lines: the plan as its order sold it (a metered plan,
+ * given its price terms, at no usage yet) and the setup fee.
+ */
+export function initialLines(
+  item: {
+    productName: string;
+    variantName: string;
+    quantity: number;
+    price: number;
+  },
+  setupFee: number,
+  meteredTerms: PriceTerms | null,
+): InvoiceLineRecord[] {
+  const name = planName(item.productName, item.variantName);
+  const lines: InvoiceLineRecord[] = [
+    meteredTerms
+      ? priceLine(`${name} - usage`, 0, meteredTerms)
+      : {
+          description: name,
+          quantity: item.quantity,
+          unit_price: item.price,
+          total: item.price * item.quantity,
+        },
+  ];
+  if (setupFee > 0) lines.push(amountLine('Setup fee', setupFee));
+  return lines;
+}
+
 export function linesTotal(lines: InvoiceLineRecord[]): number {
   return lines.reduce((sum, line) => sum + line.total, 0);
 }

@@ -1,4 +1,5 @@
-import { percentOf, toUsdCents } from '../../common/money';
+import { saleTotals } from '../../common/money';
+import { InvoiceLineRecord, linesTotal } from './invoice-lines';
 
 export interface InvoiceAmounts {
   subtotal: number;
@@ -12,33 +13,40 @@ export interface InvoiceAmounts {
 }
 
 /**
- * Totals of an invoice: tax added on top (exclusive) or carved out of the
- * amount (inclusive, where the price already contains it), then every figure
- * converted to USD cents at the frozen rate.
+ * An invoice's totals: the money module's totals of the sale its lines make,
+ * under the subscription's frozen tax terms, so an initial invoice shows
+ * exactly what its order charged. A setup fee is one of the lines, so the
+ * invoice's subtotal includes it (and its `_usd`, converted on its own as
+ * the order's `setup_fee_usd` is); `setupFee` says which part of the lines
+ * it is, since the discount never applies to it.
  */
 export function invoiceAmounts(input: {
-  subtotal: number;
+  lines: InvoiceLineRecord[];
+  setupFee?: number;
   discountTotal: number;
-  taxRatePercent: number;
+  taxRate: number | string;
   taxInclusive: boolean;
   currency: string;
-  usdRate: number;
+  usdRate: number | string;
 }): InvoiceAmounts {
-  const base = Math.max(0, input.subtotal - input.discountTotal);
-  const tax = input.taxInclusive
-    ? Math.round((base * input.taxRatePercent) / (100 + input.taxRatePercent))
-    : percentOf(base, input.taxRatePercent);
-  const total = input.taxInclusive ? base : base + tax;
-  const usd = (cents: number) =>
-    toUsdCents(cents, input.currency, input.usdRate);
+  const setupFee = input.setupFee ?? 0;
+  const t = saleTotals({
+    subtotal: linesTotal(input.lines) - setupFee,
+    discount: input.discountTotal,
+    setupFee,
+    taxRate: input.taxRate,
+    taxInclusive: input.taxInclusive,
+    currency: input.currency,
+    usdRate: input.usdRate,
+  });
   return {
-    subtotal: input.subtotal,
-    discountTotal: input.discountTotal,
-    tax,
-    total,
-    subtotalUsd: usd(input.subtotal),
-    discountTotalUsd: usd(input.discountTotal),
-    taxUsd: usd(tax),
-    totalUsd: usd(total),
+    subtotal: t.subtotal + t.setupFee,
+    discountTotal: t.discountTotal,
+    tax: t.tax,
+    total: t.total,
+    subtotalUsd: t.subtotalUsd + t.setupFeeUsd,
+    discountTotalUsd: t.discountTotalUsd,
+    taxUsd: t.taxUsd,
+    totalUsd: t.totalUsd,
   };
 }

@@ -1,3 +1,5 @@
+import { timesDecimalCents } from '../../common/money';
+
 /**
  * What a quantity costs under a price's scheme, in cents. Prices come from
  * the catalog; this is the billing side's reading of them.
@@ -20,25 +22,12 @@ export interface PriceTerms {
   tiers: PriceTier[] | null;
 }
 
-const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
-
-/** quantity × a decimal cents string, rounded half up, exactly (no float error). */
-function times(quantity: number, decimal: string): number {
-  const match = DECIMAL.exec(decimal.trim());
-  if (!match) throw new Error(`Invalid decimal price "${decimal}"`);
-  const fraction = match[2] ?? '';
-  const scale = 10n ** BigInt(fraction.length);
-  const units = BigInt(match[1] + fraction);
-  const product = BigInt(quantity) * units;
-  return Number((product * 2n + scale) / (2n * scale));
-}
-
 function unitAmount(
   quantity: number,
   unitPrice: number | null,
   unitPriceDecimal: string | null | undefined,
 ): number {
-  if (unitPriceDecimal) return times(quantity, unitPriceDecimal);
+  if (unitPriceDecimal) return timesDecimalCents(quantity, unitPriceDecimal);
   return quantity * (unitPrice ?? 0);
 }
 

@@ -8,7 +8,7 @@ import { ExchangeRates } from '../currency/exchange-rates.service';
 import { Outbox } from '../webhooks/outbox';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import { AppError } from '../../common/app-error';
-import { percentOf } from '../../common/money';
+import { discountOff } from '../../common/money';
 import { periodEnd } from './billing-period';
 import { prorationMode } from './proration';
 import { BillingPayments } from './billing-payments';
@@ -68,9 +68,10 @@ export function renewalDiscount(
 ): number {
   if (s.discountAmount === null || !s.discountAmountType) return 0;
   if (s.discountEndsAt && periodStart >= s.discountEndsAt) return 0;
-  return s.discountAmountType === 'percent'
-    ? percentOf(subtotal, s.discountAmount)
-    : Math.min(s.discountAmount, subtotal);
+  return discountOff(
+    { amountType: s.discountAmountType, amount: s.discountAmount },
+    subtotal,
+  );
 }
 
 /** When the renewal sweep next has something to do for this subscription. */
@@ -255,9 +256,9 @@ export class SubscriptionBilling {
     const subtotal = linesTotal(input.lines);
     if (subtotal < 0) throw new Error('An invoice subtotal cannot be negative');
     const amounts = invoiceAmounts({
-      subtotal,
+      lines: input.lines,
       discountTotal: input.discountTotal ?? 0,
-      taxRatePercent: Number(s.taxRate),
+      taxRate: s.taxRate,
       taxInclusive: s.taxInclusive,
       currency: s.currency,
       usdRate: usd.rate,

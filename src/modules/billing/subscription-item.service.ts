@@ -3,13 +3,14 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
 import { CurrentUsage } from './billing-views';
 import { planName } from './invoice-lines';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
 import { amountFor } from './pricing';
-import { prorate, prorationMode } from './proration';
+import { prorationMode } from './proration';
 import {
   periodEndOf,
   priceTerms,

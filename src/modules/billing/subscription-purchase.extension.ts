@@ -1,17 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { isUsageBased } from '../catalog/price-rules';
+import { trialOf } from '../catalog/signup-charge';
 import {
   PurchaseContext,
   PurchaseExtension,
   PurchaseExtensions,
 } from '../checkout/purchase-extension';
 import { periodEnd, trialEnd } from './billing-period';
-import {
-  amountLine,
-  InvoiceLineRecord,
-  planName,
-  priceLine,
-} from './invoice-lines';
+import { initialLines } from './invoice-lines';
+import { invoiceAmounts } from './invoice-totals';
 import {
   priceTerms,
   SubscriptionBilling,
@@ -55,15 +52,11 @@ export class SubscriptionPurchaseExtension
         unit: price.renewalIntervalUnit,
         quantity: price.renewalIntervalQuantity,
       };
-      const trial =
-        price.trialIntervalUnit &&
-        price.trialIntervalQuantity &&
-        !context.checkout?.checkoutOptions.skip_trial
-          ? trialEnd(now, {
-              unit: price.trialIntervalUnit,
-              quantity: price.trialIntervalQuantity,
-            })
-          : null;
+      const trialInterval = trialOf(
+        price,
+        context.checkout?.checkoutOptions.skip_trial ?? false,
+      );
+      const trial = trialInterval ? trialEnd(now, trialInterval) : null;
       // After a trial, periods are anchored on the day it ends.
       const anchor = (trial ?? now).getUTCDate();
       const usageBased = isUsageBased(price);
@@ -126,23 +119,14 @@ export class SubscriptionPurchaseExtension
         createdAt: now,
         updatedAt: now,
       });
-      // The initial invoice is what the order charged (setup fee included);
-      // a metered plan's line shows that no usage is billed yet.
-      const { orderItem } = purchased;
-      const name = planName(orderItem.productName, orderItem.variantName);
-      const lines: InvoiceLineRecord[] = [
-        usageBased
-          ? priceLine(`${name} - usage`, 0, priceTerms(price))
-          : {
-              description: name,
-              quantity: orderItem.quantity,
-              unit_price: orderItem.price,
-              total: orderItem.price * orderItem.quantity,
-            },
-      ];
-      if (order.setupFee > 0) {
-        lines.push(amountLine('Setup fee', order.setupFee));
-      }
+      // The initial invoice charges what the order did, by the same rule
+      // (the setup fee is a line of it); a metered plan's line shows that no
+      // usage is billed yet.
+      const lines = initialLines(
+        purchased.orderItem,
+        order.setupFee,
+        usageBased ? priceTerms(price) : null,
+      );
       const invoice = await this.invoices.insert(manager, {
         storeId: s.storeId,
         testMode: s.testMode,
@@ -158,19 +142,20 @@ export class SubscriptionPurchaseExtension
         currencyRateDate: order.currencyRateDate,
         status: 'paid',
         refundedAt: null,
-        subtotal: order.subtotal + order.setupFee,
-        discountTotal: order.discountTotal,
-        tax: order.tax,
+        ...invoiceAmounts({
+          lines,
+          setupFee: order.setupFee,
+          discountTotal: order.discountTotal,
+          taxRate: order.taxRate,
+          taxInclusive: order.taxInclusive,
+          currency: order.currency,
+          usdRate: order.currencyRate,
+        }),
         taxInclusive: order.taxInclusive,
         taxName: s.taxName,
         taxRate: s.taxRate,
         lines,
-        total: order.total,
         refundedAmount: 0,
-        subtotalUsd: order.subtotalUsd + order.setupFeeUsd,
-        discountTotalUsd: order.discountTotalUsd,
-        taxUsd: order.taxUsd,
-        totalUsd: order.totalUsd,
         refundedAmountUsd: 0,
         periodStart: now,
         periodEnd: s.renewsAt,

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { formatMoney, toUsdCents } from '../../common/money';
+import { formatMoney, share, toUsdCents } from '../../common/money';
 import { ExchangeRates } from '../currency/exchange-rates.service';
 import {
   CustomerActivity,
@@ -15,11 +15,12 @@ import { SubscriptionRepository } from './subscription.repository';
 import { STATUS_FORMATTED } from './subscription.state';
 
 /** Months per interval unit, to bring every plan to a monthly figure. */
-const MONTHS: Record<IntervalUnit, number> = {
-  day: 12 / 365,
-  week: 12 / 52,
-  month: 1,
-  year: 12,
+/** Periods of one unit in a year: a month is a twelfth of it. */
+const PER_YEAR: Record<IntervalUnit, number> = {
+  day: 365,
+  week: 52,
+  month: 12,
+  year: 1,
 };
 
 /** What subscriptions tell customers: MRR, whether they subscribe, and the portal list. */
@@ -71,10 +72,13 @@ export class SubscriptionCustomerActivity
       ) {
         const amount = amountFor(priceTerms(price), item.quantity);
         const perPeriod = amount - renewalDiscount(s, amount, s.renewsAt);
-        const monthly =
-          perPeriod / (MONTHS[s.intervalUnit] * s.intervalQuantity);
+        const monthly = share(
+          perPeriod,
+          PER_YEAR[s.intervalUnit],
+          12 * s.intervalQuantity,
+        );
         figures.mrr! += toUsdCents(
-          Math.round(monthly),
+          monthly,
           s.currency,
           usdRates.get(s.currency)!,
         );

@@ -4,6 +4,7 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { forSeconds, prorate, secondsBetween } from '../../common/money';
 import { parseTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
 import { isUsageBased } from '../catalog/price-rules';
@@ -13,7 +14,7 @@ import { SubscriptionView } from './billing-views';
 import { SubscriptionUpdateAttributes } from './billing.dto';
 import { planName } from './invoice-lines';
 import { amountFor } from './pricing';
-import { prorate, prorationMode } from './proration';
+import { prorationMode } from './proration';
 import { RenewalService } from './renewal.service';
 import {
   periodEndOf,
@@ -312,15 +313,15 @@ export class SubscriptionService {
       quantity: price.renewalIntervalQuantity,
     };
     // A plan with another interval is compared per second over the current period.
-    const periodSeconds = s.renewsAt.getTime() - s.currentPeriodStart.getTime();
-    const newPeriodSeconds =
-      periodEnd(s.currentPeriodStart, newInterval, s.billingAnchor).getTime() -
-      s.currentPeriodStart.getTime();
     const newAmount = usageBased
       ? 0
-      : Math.round(
-          (amountFor(priceTerms(price), item.quantity) * periodSeconds) /
-            newPeriodSeconds,
+      : forSeconds(
+          amountFor(priceTerms(price), item.quantity),
+          secondsBetween(s.currentPeriodStart, s.renewsAt),
+          secondsBetween(
+            s.currentPeriodStart,
+            periodEnd(s.currentPeriodStart, newInterval, s.billingAnchor),
+          ),
         );
     item.priceId = price.id;
     item.updatedAt = now;
@@ -403,15 +404,15 @@ export class SubscriptionService {
     flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
     now: Date,
   ) {
-    const start = s.currentPeriodStart.getTime();
-    const end = s.renewsAt.getTime();
-    if (newEnd.getTime() === end) return;
+    if (newEnd.getTime() === s.renewsAt.getTime()) return;
     const items = await this.subscriptions.itemsOf(manager, s.id);
     const amount = await this.billing.advanceAmount(manager, items);
-    const net =
-      end > start
-        ? Math.round((amount * (newEnd.getTime() - end)) / (end - start))
-        : 0;
+    // The added (or, negative, removed) seconds at the period's own rate.
+    const net = forSeconds(
+      amount,
+      secondsBetween(s.renewsAt, newEnd),
+      secondsBetween(s.currentPeriodStart, s.renewsAt),
+    );
     s.renewsAt = newEnd;
     await this.billing.settleProration(
       manager,

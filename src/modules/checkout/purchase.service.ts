@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
 import { Price } from '../catalog/price.entity';
-import { isUsageBased } from '../catalog/price-rules';
+import { setupFeeAtSignup, unitPriceAtSignup } from '../catalog/signup-charge';
 import { Variant } from '../catalog/variant.entity';
 import { ExchangeRates, UsdRate } from '../currency/exchange-rates.service';
 import { CustomerService } from '../customer/customer.service';
@@ -122,11 +122,11 @@ export class PurchaseService {
       input.amount,
       store.currency,
     );
-    // Only what is due now: a trial's first order charges nothing but the
-    // setup fee (the first renewal bills the price), and a metered plan's
-    // usage is billed in arrears by the renewals.
-    const unitPrice =
-      startsTrial(price, offer) || isUsageBased(price) ? 0 : listed;
+    const unitPrice = unitPriceAtSignup(
+      price,
+      offer.checkout?.checkoutOptions.skip_trial ?? false,
+      listed,
+    );
     const subtotal = unitPrice * quantity;
     let discount: AppliedDiscount | null = null;
     let discountRefusal: string | null = null;
@@ -155,7 +155,7 @@ export class PurchaseService {
       currencyRate: usdRate.rate,
       unitPrice,
       quantity,
-      setupFee: price.setupFeeEnabled ? (price.setupFee ?? 0) : 0,
+      setupFee: setupFeeAtSignup(price),
       discount: discount?.amount ?? 0,
       tax: this.config.money.taxRates[country] ?? null,
       taxInclusive: this.config.money.taxInclusive,
@@ -352,13 +352,4 @@ export class PurchaseService {
 function customDataOf(checkout: Checkout | null) {
   const custom = checkout?.checkoutData.custom;
   return custom && Object.keys(custom).length > 0 ? custom : null;
-}
-
-function startsTrial(price: Price, offer: Offer): boolean {
-  return (
-    price.category === 'subscription' &&
-    price.trialIntervalUnit !== null &&
-    price.trialIntervalQuantity !== null &&
-    !offer.checkout?.checkoutOptions.skip_trial
-  );
 }

@@ -1,4 +1,4 @@
-import { percentOf } from '../../common/money';
+import { discountOff } from '../../common/money';
 import type { Discount, DiscountView } from './discount.entity';
 
 /**
@@ -26,16 +26,12 @@ export function discountRefusal(
   return null;
 }
 
-/** Cents taken off a subtotal: a percentage or a fixed amount, never below zero. */
+/** Cents a code takes off a purchase's subtotal: the money module's discount rule. */
 export function discountAmount(
   discount: Pick<Discount, 'amount' | 'amountType'>,
   subtotal: number,
 ): number {
-  const amount =
-    discount.amountType === 'percent'
-      ? percentOf(subtotal, Math.min(discount.amount, 100))
-      : discount.amount;
-  return Math.max(0, Math.min(amount, subtotal));
+  return discountOff(discount, subtotal);
 }
 
 /** Codes are stored in upper case; buyers may type them in any case. */

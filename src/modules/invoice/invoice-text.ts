@@ -1,3 +1,4 @@
+import { minorDigits } from '../../common/money';
 /**
  * Text helpers for PDFs drawn with the standard fonts, whose encoding is
  * WinAnsi (Windows-1252): Western European text only. Anything else is
@@ -63,16 +64,6 @@ export function toWinAnsi(text: string): string {
   return out;
 }
 
-/** Digits after the decimal point of a currency (2 for USD, 0 for JPY). */
-export function currencyDigits(currency: string): number {
-  return (
-    new Intl.NumberFormat('en', {
-      style: 'currency',
-      currency,
-    }).resolvedOptions().maximumFractionDigits ?? 2
-  );
-}
-
 /**
  * Formats integer minor units. With `winAnsiOnly`, a symbol the standard
  * fonts cannot draw (₹, ₩, ₺…) gives way to the ISO code ("INR 1,200.00").
@@ -83,7 +74,7 @@ export function formatMoney(
   locale: string,
   winAnsiOnly: boolean,
 ): string {
-  const amount = minor / 10 ** currencyDigits(currency);
+  const amount = minor / 10 ** minorDigits(currency);
   const symbol = new Intl.NumberFormat(locale, {
     style: 'currency',
     currency,

@@ -38,24 +38,6 @@ export function formatMoney(minorUnits: number, currency: string): string {
   return format.format(minorUnits / 10 ** minorDigits);
 }
 
-/**
- * Converts an amount to USD cents with a rate of USD per unit of `currency`.
- * Both sides are in minor units, so the currencies' minor digits matter.
- */
-export function toUsdCents(
-  minorUnits: number,
-  currency: string,
-  rate: number,
-): number {
-  const units = minorUnits / 10 ** minorDigits(currency);
-  return Math.round(units * rate * 100);
-}
-
-/** A percentage of an amount, rounded half away from zero to whole cents. */
-export function percentOf(amount: number, percent: number): number {
-  return Math.round((amount * percent) / 100);
-}
-
 /** `1250, 'USD'` → `"12.50"`: an amount as a buyer types it, without a symbol. */
 export function toMajorUnits(minorUnits: number, currency: string): string {
   const digits = minorDigits(currency);

@@ -2,10 +2,8 @@ import {
   formatMoney,
   minorDigits,
   parseMajorUnits,
-  percentOf,
   toMajorUnits,
-  toUsdCents,
-} from './money';
+} from './format';
 
 describe('money', () => {
   it('formats by the currency’s own minor digits', () => {
@@ -14,17 +12,6 @@ describe('money', () => {
     expect(formatMoney(150000, 'EUR')).toBe('€1,500.00');
     expect(formatMoney(500, 'JPY')).toBe('¥500');
     expect(minorDigits('KWD')).toBe(3);
-  });
-
-  it('converts to USD cents', () => {
-    expect(toUsdCents(1000, 'USD', 1)).toBe(1000);
-    expect(toUsdCents(1000, 'EUR', 1.08)).toBe(1080);
-    expect(toUsdCents(500, 'JPY', 0.0066)).toBe(330);
-  });
-
-  it('takes percentages to whole cents', () => {
-    expect(percentOf(999, 20)).toBe(200);
-    expect(percentOf(1000, 12.5)).toBe(125);
   });
 
   it('writes amounts in major units, as a buyer types them', () => {
