@@ -13,6 +13,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -72,4 +73,7 @@ if (builtAt() < newestInput) {
   );
 }
 
+// V8's code cache for every module loaded from here on (Node's own cache
+// directory under the OS temp dir): later starts skip most parsing.
+enableCompileCache();
 await import(pathToFileURL(join(dist, 'main.js')).href);
