@@ -138,15 +138,8 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`--${option} is required`);
       if (spec.integer) positiveInteger(values, option);
     }
-    const {
-      Client,
-      closeDatabase,
-      CoreModule,
-      loadConfig,
-      NestFactory,
-      openDatabase,
-      runMigrations,
-    } = await import('./cli/runtime.js');
+    const { Client, closeDatabase, loadConfig, openDatabase, runMigrations } =
+      await import('./cli/runtime.js');
     close = closeDatabase;
     const config = loadConfig();
     progress(
@@ -166,6 +159,7 @@ async function main(argv: string[]): Promise<number> {
       if (context) return context;
       await migrateEmbedded();
       progress('Starting the application (services and queues)…');
+      const { CoreModule, NestFactory } = await import('./cli/application.js');
       // Logs go to stderr so that stdout carries only the result.
       context = await NestFactory.createApplicationContext(
         CoreModule.forRoot(
@@ -186,6 +180,13 @@ async function main(argv: string[]): Promise<number> {
       await client.connect();
       try {
         return (await client.query(sql, parameters)).rows as T[];
+      } catch (error) {
+        // undefined_table: a database that was never migrated.
+        if ((error as { code?: string }).code === '42P01')
+          throw new Error(
+            `${(error as Error).message}: run \`npm run cli -- migrate\` first`,
+          );
+        throw error;
       } finally {
         await client.end();
       }

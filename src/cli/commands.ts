@@ -8,7 +8,7 @@ import {
   Values,
 } from './command';
 
-const runtime = () => import('./runtime.js');
+const application = () => import('./application.js');
 
 const timestamp = (value: Date | string | null) =>
   value === null ? null : formatTimestamp(new Date(value));
@@ -33,7 +33,7 @@ export const COMMANDS: Record<string, Command> = {
     options: {},
     example: 'migrate',
     async run(_, { database, progress }) {
-      const { runMigrations } = await runtime();
+      const { runMigrations } = await import('./runtime.js');
       progress('Applying migrations…');
       return { applied: await runMigrations(database.url) };
     },
@@ -56,7 +56,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     example: 'users:create --email ann@example.com --name Ann',
     async run(values, { app }) {
-      const { UserService } = await runtime();
+      const { UserService } = await application();
       const user = await (await app()).get(UserService).create({
         email: required(values, 'email'),
         name: required(values, 'name'),
@@ -98,7 +98,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     example: 'stores:create --user 1 --name "Ann\'s Shop" --currency EUR',
     async run(values, { app }) {
-      const { UserService, StoreService } = await runtime();
+      const { UserService, StoreService } = await application();
       const context = await app();
       const userId = integer(values, 'user');
       if (!(await context.get(UserService).findById(userId)))
@@ -180,7 +180,7 @@ export const COMMANDS: Record<string, Command> = {
     example:
       'api-keys:create --user 1 --mode test --name laptop --expires-in 30',
     async run(values, { app, progress }) {
-      const { ApiKeyService } = await runtime();
+      const { ApiKeyService } = await application();
       const mode = required(values, 'mode');
       if (mode !== 'test' && mode !== 'live')
         throw new UsageError('--mode must be test or live');
@@ -266,7 +266,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     example: 'api-keys:revoke --id 3',
     async run(values, { app }) {
-      const { ApiKeyService } = await runtime();
+      const { ApiKeyService } = await application();
       const id = integer(values, 'id');
       const apiKey = await (await app()).get(ApiKeyService).revoke(id);
       return { id: apiKey.id, revoked_at: formatTimestamp(apiKey.revokedAt) };
@@ -321,7 +321,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     example: 'billing:renew --as-of 2027-01-01T00:00:00Z',
     async run(values, { app, progress }) {
-      const { RenewalService } = await runtime();
+      const { RenewalService } = await application();
       const raw = values['as-of'];
       const asOf =
         raw === undefined ? new Date() : parseTimestamp(raw as string);
@@ -341,7 +341,7 @@ export const COMMANDS: Record<string, Command> = {
     options: {},
     example: 'seed:demo',
     async run(_, { app, progress }) {
-      const { seedDemo } = await runtime();
+      const { seedDemo } = await application();
       const context = await app();
       progress('Seeding the demo…');
       return seedDemo(context);
