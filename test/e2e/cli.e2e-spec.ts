@@ -7,14 +7,18 @@ import { createTestDatabase, TEST_APP_KEY } from '../support/test-app';
 const withDatabase = Boolean(process.env.DATABASE_URL);
 const describeWithDatabase = withDatabase ? describe : describe.skip;
 
-/** The node options of `npm run cli` (package.json), e.g. --env-file-if-exists=.env. */
+/**
+ * The node options of `npm run cli` (package.json), e.g. the preload that
+ * reads ./.env, with its path made absolute (npm runs it from the root).
+ */
 const npmCliOptions = (
   JSON.parse(readFileSync('package.json', 'utf8')) as {
     scripts: Record<string, string>;
   }
 ).scripts.cli
   .split(' ')
-  .filter((word) => word.startsWith('--'));
+  .filter((word) => word.startsWith('--'))
+  .map((option) => option.replace('=./', `=${process.cwd()}/`));
 
 interface Run {
   code: number | null;
@@ -194,6 +198,7 @@ describeWithDatabase(
     });
 
     it('reads ./.env, and a variable set in the environment wins over it', async () => {
+      expect(npmCliOptions.join(' ')).toContain('load-env.mjs');
       const { DATABASE_URL, ...rest } = env;
       // Only .env names the database: the CLI finds the key made above.
       writeFileSync(join(cwd, '.env'), `DATABASE_URL=${DATABASE_URL}\n`);
@@ -209,6 +214,11 @@ describeWithDatabase(
       const fileOnly = await cli(['api-keys:list'], rest, cwd);
       expect(fileOnly.code).toBe(1);
       expect(fileOnly.stderr).toMatch(/ECONNREFUSED|connect/);
+      // Without a .env file nothing is said about it.
+      rmSync(join(cwd, '.env'));
+      const none = await cli(['api-keys:list'], env, cwd);
+      expect(none.code).toBe(0);
+      expect(none.stderr).not.toContain('.env');
     });
   },
 );
