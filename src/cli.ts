@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
   if (name === undefined || HELP.has(name)) {
     const topic =
       name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
-    if (topic !== undefined && !COMMANDS[topic])
+    if (topic !== undefined && !Object.hasOwn(COMMANDS, topic))
       return fail(
         EXIT.usage,
         `Unknown command "${topic}".\n\n${rootHelp(COMMANDS)}`,
