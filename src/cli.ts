@@ -1,247 +1,217 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { CoreModule } from './app/core.module';
-import { seedDemo } from './app/seed-demo';
-import { AppError } from './common/app-error';
-import { formatTimestamp, parseTimestamp } from './common/timestamps';
-import { loadConfig } from './config/app-config';
+import type { INestApplicationContext } from '@nestjs/common';
 import {
-  closeDatabase,
-  DatabaseConnection,
-  openDatabase,
-} from './database/database-connection';
-import { runMigrations } from './database/migrate';
-import { ApiKeyService } from './modules/account/api-key.service';
-import { RenewalService } from './modules/billing/renewal.service';
-import { UserService } from './modules/account/user.service';
-import { StoreService } from './modules/store/store.service';
+  Command,
+  EXIT,
+  positiveInteger,
+  UsageError,
+  Values,
+} from './cli/command';
+import { COMMANDS } from './cli/commands';
+import { commandHelp, helpDocument, rootHelp, usage } from './cli/help';
+import type { DatabaseConnection } from './database/database-connection';
 
-/** Bad arguments: printed without a stack, exit code 2. */
-class UsageError extends Error {}
+const HELP = new Set(['--help', '-h', 'help']);
 
-type Values = Record<string, string | boolean | undefined>;
-
-interface Command {
-  usage: string;
-  options: Record<string, { type: 'string' | 'boolean' }>;
-  /** Needs the application (services) rather than just the database. */
-  run(
-    values: Values,
-    context: {
-      database: DatabaseConnection;
-      app: () => Promise<INestApplicationContext>;
-    },
-  ): Promise<object>;
-}
-
-function required(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '')
-    throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function integer(values: Values, name: string): number {
-  const raw = required(values, name);
-  if (!/^[1-9]\d*$/.test(raw))
-    throw new UsageError(`--${name} must be a positive integer`);
-  return Number(raw);
-}
-
-const COMMANDS: Record<string, Command> = {
-  migrate: {
-    usage: 'migrate',
-    options: {},
-    async run(_, { database }) {
-      return { applied: await runMigrations(database.url) };
-    },
-  },
-  'users:create': {
-    usage: 'users:create --email <email> --name <name> [--json]',
-    options: { email: { type: 'string' }, name: { type: 'string' } },
-    async run(values, { app }) {
-      const user = await (await app()).get(UserService).create({
-        email: required(values, 'email'),
-        name: required(values, 'name'),
-      });
-      return { id: user.id, email: user.email, name: user.name };
-    },
-  },
-  'stores:create': {
-    usage:
-      'stores:create --user <id> --name <name> [--slug <slug>] [--currency USD] [--country US] [--json]',
-    options: {
-      user: { type: 'string' },
-      name: { type: 'string' },
-      slug: { type: 'string' },
-      currency: { type: 'string' },
-      country: { type: 'string' },
-    },
-    async run(values, { app }) {
-      const context = await app();
-      const userId = integer(values, 'user');
-      if (!(await context.get(UserService).findById(userId)))
-        throw new UsageError(`user ${userId} does not exist`);
-      const store = await context.get(StoreService).create({
-        userId,
-        name: required(values, 'name'),
-        slug: values.slug as string | undefined,
-        currency: values.currency as string | undefined,
-        country: values.country as string | undefined,
-      });
-      return {
-        id: store.id,
-        user_id: store.userId,
-        name: store.name,
-        slug: store.slug,
-        currency: store.currency,
-        country: store.country,
-      };
-    },
-  },
-  'api-keys:create': {
-    usage:
-      'api-keys:create --user <id> --mode test|live [--name <name>] [--json]',
-    options: {
-      user: { type: 'string' },
-      mode: { type: 'string' },
-      name: { type: 'string' },
-    },
-    async run(values, { app }) {
-      const mode = required(values, 'mode');
-      if (mode !== 'test' && mode !== 'live')
-        throw new UsageError('--mode must be test or live');
-      const { apiKey, key } = await (
-        await app()
-      )
-        .get(ApiKeyService)
-        .create(
-          integer(values, 'user'),
-          mode,
-          values.name as string | undefined,
-        );
-      return {
-        id: apiKey.id,
-        key,
-        mode: apiKey.mode,
-        name: apiKey.name,
-        expires_at: formatTimestamp(apiKey.expiresAt),
-      };
-    },
-  },
-  'api-keys:revoke': {
-    usage: 'api-keys:revoke --id <id> [--json]',
-    options: { id: { type: 'string' } },
-    async run(values, { app }) {
-      const apiKey = await (
-        await app()
-      )
-        .get(ApiKeyService)
-        .revoke(integer(values, 'id'));
-      return { id: apiKey.id, revoked_at: formatTimestamp(apiKey.revokedAt) };
-    },
-  },
-  'billing:renew': {
-    usage: 'billing:renew [--as-of <ISO 8601>] [--json]',
-    options: { 'as-of': { type: 'string' } },
-    async run(values, { app }) {
-      const raw = values['as-of'];
-      const asOf =
-        raw === undefined ? new Date() : parseTimestamp(raw as string);
-      if (!asOf)
-        throw new UsageError(
-          '--as-of must be an ISO 8601 date-time with a zone, e.g. 2026-12-01T00:00:00Z',
-        );
-      const { steps } = await (await app()).get(RenewalService).sweep(asOf);
-      return { as_of: formatTimestamp(asOf), steps };
-    },
-  },
-  'seed:demo': {
-    usage: 'seed:demo [--json]',
-    options: {},
-    async run(_, { app }) {
-      return seedDemo(await app());
-    },
-  },
-};
-
-function help(): string {
-  return [
-    'Usage: npm run cli -- <command> [options]',
-    '',
-    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
-  ].join('\n');
-}
-
-function print(result: object, json: boolean) {
+function print(result: object, command: Command, json: boolean) {
   if (json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
-  } else {
-    for (const [name, value] of Object.entries(result))
-      console.log(
-        `${name}: ${Array.isArray(value) ? value.join(', ') || '(none)' : String(value)}`,
-      );
+    return;
   }
+  const rows = command.table
+    ? (result as Record<string, Record<string, unknown>[]>)[command.table]
+    : undefined;
+  if (rows) {
+    console.log(table(rows));
+    return;
+  }
+  for (const [name, value] of Object.entries(result))
+    console.log(`${name}: ${cell(value)}`);
+}
+
+function cell(value: unknown): string {
+  if (Array.isArray(value)) return value.join(', ') || '(none)';
+  if (value === null || value === undefined) return '-';
+  return typeof value === 'object'
+    ? JSON.stringify(value)
+    : String(value as string);
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '(none)';
+  const columns = Object.keys(rows[0]);
+  const cells = rows.map((row) => columns.map((column) => cell(row[column])));
+  const widths = columns.map((column, i) =>
+    Math.max(column.length, ...cells.map((line) => line[i].length)),
+  );
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), ...cells.map(line)].join('\n');
+}
+
+/** With --json, a failure is one JSON object on stdout too; the message also goes to stderr. */
+function fail(code: number, message: string, json: boolean): number {
+  console.error(message);
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ error: message.split('\n')[0], exit_code: code })}\n`,
+    );
+  return code;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name ? COMMANDS[name] : undefined;
-  if (!command) {
-    console.error(name ? `Unknown command "${name}".\n\n${help()}` : help());
-    return 2;
+  const wantsJson = argv.includes('--json');
+  if (name === undefined || HELP.has(name)) {
+    const topic =
+      name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
+    if (topic !== undefined && !Object.hasOwn(COMMANDS, topic))
+      return fail(
+        EXIT.usage,
+        `Unknown command "${topic}".\n\n${rootHelp(COMMANDS)}`,
+        wantsJson,
+      );
+    if (wantsJson)
+      process.stdout.write(
+        `${JSON.stringify(helpDocument(COMMANDS, topic))}\n`,
+      );
+    else if (topic) console.log(commandHelp(topic, COMMANDS[topic]));
+    else if (name === undefined) {
+      console.error(rootHelp(COMMANDS));
+      return EXIT.usage;
+    } else console.log(rootHelp(COMMANDS));
+    return EXIT.ok;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command)
+    return fail(
+      EXIT.usage,
+      `Unknown command "${name}".\n\n${rootHelp(COMMANDS)}`,
+      wantsJson,
+    );
+  if (rest.some((arg) => arg === '--help' || arg === '-h')) {
+    if (wantsJson)
+      process.stdout.write(`${JSON.stringify(helpDocument(COMMANDS, name))}\n`);
+    else console.log(commandHelp(name, command));
+    return EXIT.ok;
   }
   let values: Values;
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { ...command.options, json: { type: 'boolean' } },
+      options: {
+        ...Object.fromEntries(
+          Object.entries(command.options).map(([option, spec]) => [
+            option,
+            { type: spec.type },
+          ]),
+        ),
+        json: { type: 'boolean' },
+      },
       strict: true,
+      allowPositionals: false,
     }));
   } catch (error) {
-    console.error(
-      `${(error as Error).message}\n\nUsage: npm run cli -- ${command.usage}`,
+    return fail(
+      EXIT.usage,
+      `${(error as Error).message}\n\nUsage: ${usage(name, command)}\nMore: npm run cli -- ${name} --help`,
+      wantsJson,
     );
-    return 2;
   }
   const json = values.json === true;
-  const config = loadConfig();
-  const database = await openDatabase(config);
-  let context = null as INestApplicationContext | null;
-  const app = async () => {
-    if (database.embedded) await runMigrations(database.url);
-    // Logs go to stderr so that stdout carries only the result.
-    context ??= await NestFactory.createApplicationContext(
-      CoreModule.forRoot(
-        { ...config, logLevel: json ? 'silent' : 'warn' },
-        database,
-      ),
-      {
-        logger: ['error'],
-      },
-    );
-    return context;
+  // Progress is for a person waiting: on stderr, and not when a program
+  // reads --json from a pipe.
+  const progress = (message: string) => {
+    if (!json || process.stderr.isTTY) process.stderr.write(`${message}\n`);
   };
+  let database: DatabaseConnection | null = null;
+  let context = null as INestApplicationContext | null;
+  let migrated = false;
+  let close: (connection: DatabaseConnection) => Promise<void> = async () => {};
   try {
-    print(await command.run(values, { database, app }), json);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(
-        `${error.message}\n\nUsage: npm run cli -- ${command.usage}`,
+    for (const [option, spec] of Object.entries(command.options)) {
+      if (spec.required && values[option] === undefined)
+        throw new UsageError(`--${option} is required`);
+      if (spec.integer) positiveInteger(values, option);
+    }
+    const { Client, closeDatabase, loadConfig, openDatabase, runMigrations } =
+      await import('./cli/runtime.js');
+    close = closeDatabase;
+    const config = loadConfig();
+    progress(
+      config.database.url
+        ? 'Connecting to PostgreSQL (DATABASE_URL)…'
+        : `Opening the embedded database in ${config.database.dataDir}…`,
+    );
+    const db = await openDatabase(config);
+    database = db;
+    const migrateEmbedded = async () => {
+      if (!db.embedded || migrated) return;
+      progress('Applying pending migrations…');
+      await runMigrations(db.url);
+      migrated = true;
+    };
+    const app = async () => {
+      if (context) return context;
+      await migrateEmbedded();
+      progress('Starting the application (services and queues)…');
+      const { CoreModule, NestFactory } = await import('./cli/application.js');
+      // Logs go to stderr so that stdout carries only the result.
+      context = await NestFactory.createApplicationContext(
+        CoreModule.forRoot(
+          { ...config, logLevel: json ? 'silent' : 'warn' },
+          db,
+        ),
+        { logger: ['error'] },
       );
-      return 2;
-    }
-    if (error instanceof AppError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
+      return context;
+    };
+    const query = async <T>(sql: string, parameters: unknown[] = []) => {
+      await migrateEmbedded();
+      const client = new Client({
+        connectionString: db.url,
+        connectionTimeoutMillis: 10_000,
+        application_name: 'zest-cli',
+      });
+      await client.connect();
+      try {
+        return (await client.query(sql, parameters)).rows as T[];
+      } catch (error) {
+        // undefined_table: a database that was never migrated.
+        if ((error as { code?: string }).code === '42P01')
+          throw new Error(
+            `${(error as Error).message}: run \`npm run cli -- migrate\` first`,
+          );
+        throw error;
+      } finally {
+        await client.end();
+      }
+    };
+    print(
+      await command.run(values, { database: db, app, query, progress }),
+      command,
+      json,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError)
+      return fail(
+        EXIT.usage,
+        `${error.message}\n\nUsage: ${usage(name, command)}\nMore: npm run cli -- ${name} --help`,
+        json || wantsJson,
+      );
+    return fail(
+      EXIT.failure,
+      error instanceof Error ? error.message : String(error),
+      json || wantsJson,
+    );
   } finally {
     await context?.close();
-    await closeDatabase(database);
+    if (database) await close(database);
   }
 }
 
@@ -249,6 +219,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+    process.exit(EXIT.failure);
   },
 );

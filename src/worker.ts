@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { closeOnSignals } from './app/bootstrap';
+import { withQuietStartUp } from './app/logging';
 import { WorkerModule } from './app/worker.module';
 import { loadConfig } from './config/app-config';
 import { openDatabase } from './database/database-connection';
@@ -26,7 +27,7 @@ async function main() {
     { bufferLogs: true },
   );
   const logger = app.get(Logger);
-  app.useLogger(logger);
+  app.useLogger(withQuietStartUp(logger));
   const health = app.get(HealthService);
   const server = createServer((request, response) => {
     const send = (status: number, body: unknown) => {

@@ -24,7 +24,7 @@ import {
   installQueryCheck,
 } from '../http/transport/body-parsers';
 import { installTransportPolicy } from '../http/transport/transport-policy';
-import { installAccessLog, requestId } from './logging';
+import { installAccessLog, requestId, withQuietStartUp } from './logging';
 import { ApiModule } from './api.module';
 
 /** The request body limit; larger bodies are refused with 413. */
@@ -79,7 +79,7 @@ export async function createApiApp(
     adapter,
     { bufferLogs: true },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(withQuietStartUp(app.get(Logger)));
   // The store exists once Nest has built the module graph.
   fastify.idempotency = app.get(IdempotencyService);
   applyRoutePolicies(app);

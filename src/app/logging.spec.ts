@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { QueryFailedError } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
-import { loggerParams, redactUrl } from './logging';
+import { loggerParams, redactUrl, withQuietStartUp } from './logging';
 
 describe('redactUrl', () => {
   it.each([
@@ -75,5 +75,33 @@ describe('loggerParams', () => {
     expect(written).toContain('23505');
     expect(written).not.toContain('Ada Lovelace');
     expect(written).not.toContain('ada@example.com');
+  });
+});
+
+describe('withQuietStartUp', () => {
+  it("moves Nest's module and route lines to debug and keeps the rest", () => {
+    const calls: string[] = [];
+    const record =
+      (level: string) =>
+      (message: unknown, ...optional: unknown[]) =>
+        calls.push(`${level} ${String(optional.at(-1))} ${String(message)}`);
+    const logger = withQuietStartUp({
+      log: record('log'),
+      error: record('error'),
+      warn: record('warn'),
+      debug: record('debug'),
+    });
+    logger.log('Mapped {/v1/stores, GET} route', 'RouterExplorer');
+    logger.log('StoreController {/v1/stores}:', 'RoutesResolver');
+    logger.log('CoreModule dependencies initialized', 'InstanceLoader');
+    logger.log('API listening', 'Zest');
+    logger.warn('careful', 'Zest');
+    expect(calls).toEqual([
+      'debug RouterExplorer Mapped {/v1/stores, GET} route',
+      'debug RoutesResolver StoreController {/v1/stores}:',
+      'debug InstanceLoader CoreModule dependencies initialized',
+      'log Zest API listening',
+      'warn Zest careful',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { LoggerService } from '@nestjs/common';
 import { Params, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
 
@@ -110,4 +111,36 @@ export function installAccessLog(fastify: FastifyInstance): void {
     }
     done();
   });
+}
+
+/**
+ * Nest's start-up bookkeeping: one line per module and per route (about 160
+ * on the API). Useful when debugging wiring, noise in a normal start.
+ */
+const START_UP_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+]);
+
+/** The application logger with Nest's start-up bookkeeping at `debug`. */
+export function withQuietStartUp(logger: LoggerService): LoggerService {
+  const quiet = (
+    level: 'log' | 'verbose',
+    message: unknown,
+    optional: unknown[],
+  ) => {
+    const context = optional[optional.length - 1];
+    if (typeof context === 'string' && START_UP_CONTEXTS.has(context))
+      return logger.debug?.(message, ...optional);
+    return logger[level]?.(message, ...optional);
+  };
+  return {
+    log: (message, ...optional) => quiet('log', message, optional),
+    verbose: (message, ...optional) => quiet('verbose', message, optional),
+    error: (message, ...optional) => logger.error(message, ...optional),
+    warn: (message, ...optional) => logger.warn(message, ...optional),
+    debug: (message, ...optional) => logger.debug?.(message, ...optional),
+    fatal: (message, ...optional) => logger.fatal?.(message, ...optional),
+  };
 }

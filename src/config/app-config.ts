@@ -117,6 +117,11 @@ const environmentSchema = z.object({
         'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
     })
     .default('info'),
+  LOG_FORMAT: z
+    .enum(['auto', 'pretty', 'json'], {
+      error: 'must be auto, pretty or json',
+    })
+    .default('auto'),
   REQUIRE_HTTPS: booleanFlag.optional(),
   TRUST_PROXY: z.string().default('false'),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
@@ -196,6 +201,8 @@ export interface AppConfig {
     boldFont: string | null;
   };
   logLevel: Environment['LOG_LEVEL'];
+  /** How the embedded start-up banner is written: plain text (`pretty`, or `auto` on a terminal) or one JSON log line. */
+  logFormat: Environment['LOG_FORMAT'];
   rateLimit: {
     perMinute: number;
     licensePerMinute: number;
@@ -344,6 +351,7 @@ export function loadConfig(
       boldFont: e.INVOICE_FONT_BOLD ?? e.INVOICE_FONT ?? null,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     rateLimit: {
       perMinute: e.RATE_LIMIT_PER_MINUTE,
       licensePerMinute: e.LICENSE_RATE_LIMIT_PER_MINUTE,

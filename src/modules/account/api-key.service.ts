@@ -16,7 +16,8 @@ import { ApiKey, ApiKeyMode } from './api-key.entity';
 import { ApiKeyUsageProducer } from './api-key-usage.queue';
 import { User } from './user.entity';
 
-const KEY_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const KEY_LIFETIME_MS = 365 * DAY_MS;
 const CACHE_LIMIT = 10_000;
 
 interface CachedKey {
@@ -51,6 +52,7 @@ export class ApiKeyService {
     userId: number,
     mode: ApiKeyMode,
     name?: string,
+    lifetimeDays?: number,
   ): Promise<CreatedApiKey> {
     if (!(await this.users.existsBy({ id: userId }))) {
       throw AppError.notFound(`User ${userId} does not exist.`);
@@ -63,7 +65,12 @@ export class ApiKeyService {
         name: name ?? `${mode} key`,
         prefix: displayPrefix(key),
         keyHash: hashApiKey(key, this.config.appKey),
-        expiresAt: new Date(this.clock.now().getTime() + KEY_LIFETIME_MS),
+        expiresAt: new Date(
+          this.clock.now().getTime() +
+            (lifetimeDays === undefined
+              ? KEY_LIFETIME_MS
+              : lifetimeDays * DAY_MS),
+        ),
       }),
     );
     return { apiKey, key };
