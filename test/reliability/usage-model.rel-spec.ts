@@ -197,7 +197,18 @@ describe('usage records against a pure model', () => {
           .map(([q, k]) => new Idempotent(q, k)),
         fc
           .tuple(
-            fc.constantFrom(0, -1, 1.5, '3', null, 2 ** 31, true, [], {}),
+            fc.constantFrom(
+              0,
+              -1,
+              1.5,
+              '3.5',
+              'three',
+              null,
+              2 ** 31,
+              true,
+              [],
+              {},
+            ),
             fc.constantFrom(undefined, 'increment', 'set'),
           )
           .map(([q, a]) => new Invalid(q, a)),
