@@ -10,18 +10,3 @@ export class Clock {
     return new Date();
   }
 }
-
-/** A clock stopped at one instant. */
-export class FixedClock extends Clock {
-  constructor(private instant: Date) {
-    super();
-  }
-
-  override now(): Date {
-    return new Date(this.instant.getTime());
-  }
-
-  set(instant: Date) {
-    this.instant = instant;
-  }
-}

@@ -82,13 +82,3 @@ export function nextAnchorDate(after: Date, anchorDay: number): Date {
   if (thisMonth.getTime() > after.getTime()) return thisMonth;
   return onAnchorDay(year, month + 1, anchorDay, after);
 }
-
-export function isValidInterval(unit: unknown, quantity: unknown): boolean {
-  return (
-    typeof unit === 'string' &&
-    (INTERVAL_UNITS as readonly string[]).includes(unit) &&
-    typeof quantity === 'number' &&
-    Number.isInteger(quantity) &&
-    quantity >= 1
-  );
-}

@@ -51,15 +51,6 @@ export const STATUS_FORMATTED: Record<SubscriptionStatus, string> = {
   expired: 'Expired',
 };
 
-/** Statuses that still bill: usage may be reported and items changed. */
-export const OPEN_STATUSES: readonly SubscriptionStatus[] = [
-  'on_trial',
-  'active',
-  'paused',
-  'past_due',
-  'unpaid',
-];
-
 /**
  * Dunning: after a failed renewal charge, retries this many days after the
  * previous attempt (4 retries over about two weeks, as the reference says),

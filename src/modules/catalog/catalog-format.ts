@@ -30,5 +30,3 @@ export function slugify(name: string, fallback: string): string {
     .replace(/-+$/, '');
   return slug || fallback;
 }
-
-export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;

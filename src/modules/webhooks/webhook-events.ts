@@ -23,9 +23,3 @@ export const WEBHOOK_EVENT_NAMES = [
 ] as const;
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
-
-const NAMES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
-
-export function isWebhookEventName(name: unknown): name is WebhookEventName {
-  return typeof name === 'string' && NAMES.has(name);
-}
