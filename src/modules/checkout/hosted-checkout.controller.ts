@@ -4,6 +4,7 @@ import { AppError } from '../../common/app-error';
 import { Public } from '../../http/auth/public.decorator';
 import { ErrorFormat } from '../../http/errors/error-format';
 import { JSON_API_MEDIA_TYPE } from '../../http/json-api/document';
+import { JsonApi } from '../../http/json-api/json-api.service';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
@@ -32,6 +33,7 @@ export class HostedCheckoutController {
   constructor(
     private readonly hosted: HostedCheckoutService,
     private readonly purchaseLimits: PurchaseLimiter,
+    private readonly jsonApi: JsonApi,
   ) {}
 
   @Get('checkout/:kind/:id')
@@ -135,11 +137,16 @@ export class HostedCheckoutController {
       void reply.status(303).header('location', response.location);
       return '';
     }
-    if (response.kind === 'json') {
-      void reply
-        .status(response.status)
-        .header('content-type', JSON_API_MEDIA_TYPE);
-      return response.document;
+    if (response.kind === 'order') {
+      const orders = this.jsonApi.resource('orders');
+      if (!orders) throw new Error('The orders resource is not registered');
+      void reply.status(201).header('content-type', JSON_API_MEDIA_TYPE);
+      // The buyer is not an API principal; the document has no includes.
+      return this.jsonApi.single(orders, response.order, {
+        userId: 0,
+        apiKeyId: 0,
+        testMode: response.testMode,
+      });
     }
     void reply
       .status(response.status)

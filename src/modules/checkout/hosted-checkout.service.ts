@@ -3,8 +3,6 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { formatMoney, toMajorUnits } from '../../common/money';
 import { SignedUrls } from '../../common/signed-urls.service';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { SingleDocument } from '../../http/json-api/document';
 import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
 import { orderStatusLabel } from '../order/order-status';
@@ -40,7 +38,8 @@ export type HostedPage = {
 export type HostedResponse =
   | HostedPage
   | { kind: 'redirect'; location: string }
-  | { kind: 'json'; status: number; document: SingleDocument };
+  /** The JSON purchase's order, rendered as a JSON:API document by the controller. */
+  | { kind: 'order'; order: OrderView; testMode: boolean };
 
 function pageTotals(totals: Totals): PageTotals {
   const money = (cents: number) => formatMoney(cents, totals.currency);
@@ -70,7 +69,6 @@ export class HostedCheckoutService {
     private readonly purchases: PurchaseService,
     private readonly orders: OrderService,
     private readonly signedUrls: SignedUrls,
-    private readonly jsonApi: JsonApi,
     private readonly clock: Clock,
   ) {}
 
@@ -162,15 +160,7 @@ export class HostedCheckoutService {
         { pointer: '/card_number' },
       );
     }
-    const orders = this.jsonApi.resource('orders');
-    if (!orders) throw new Error('The orders resource is not registered');
-    // The buyer is not an API principal; the document has no includes.
-    const document = await this.jsonApi.single(orders, result.order, {
-      userId: 0,
-      apiKeyId: 0,
-      testMode: offer.testMode,
-    });
-    return { kind: 'json', status: 201, document };
+    return { kind: 'order', order: result.order, testMode: offer.testMode };
   }
 
   private async render(
