@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseDurationList } from '../common/durations';
+import { parseStorageUrl, S3StorageSettings } from '../storage/storage-url';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], {
@@ -104,6 +105,20 @@ const environmentSchema = z.object({
   DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
   DATA_DIR: z.string().min(1).default('./.data'),
   STORAGE_DIR: z.string().min(1).optional(),
+  STORAGE_URL: z
+    .string()
+    .transform((value, context) => {
+      try {
+        return parseStorageUrl(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  FILE_MAX_BYTES: positiveInt
+    .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53 - 1')
+    .default(5 * 1024 ** 3),
   INVOICE_FONT: z.string().min(1).optional(),
   INVOICE_FONT_BOLD: z.string().min(1).optional(),
   REDIS_URL: redisUrl.optional(),
@@ -189,8 +204,12 @@ export interface AppConfig {
     prefix: string;
   };
   storage: {
-    /** Root of the local-disk file storage (invoice PDFs). */
+    /** Root of the local-disk file storage (uploads, invoice PDFs) when no STORAGE_URL is set. */
     dir: string;
+    /** An S3-compatible bucket shared by every replica; null keeps files on local disk. */
+    s3: S3StorageSettings | null;
+    /** The largest file an upload may store (bytes); larger ones are refused with 413. */
+    fileMaxBytes: number;
   };
   invoices: {
     /**
@@ -345,7 +364,11 @@ export function loadConfig(
       dataDir: e.DATA_DIR,
     },
     queue: { redisUrl: e.REDIS_URL ?? null, prefix: e.QUEUE_PREFIX },
-    storage: { dir: e.STORAGE_DIR ?? join(e.DATA_DIR, 'storage') },
+    storage: {
+      dir: e.STORAGE_DIR ?? join(e.DATA_DIR, 'storage'),
+      s3: e.STORAGE_URL ?? null,
+      fileMaxBytes: e.FILE_MAX_BYTES,
+    },
     invoices: {
       font: e.INVOICE_FONT ?? null,
       boldFont: e.INVOICE_FONT_BOLD ?? e.INVOICE_FONT ?? null,

@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import {
+  FileHandle,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  rm,
+  stat,
+} from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { assertSafeKey, FileStorage, StoredFile } from './file-storage';
+import { Readable } from 'node:stream';
+import {
+  assertSafeKey,
+  ByteRange,
+  FileStorage,
+  StoredFile,
+} from './file-storage';
 
 /** A write in progress, next to its target; a key may not end with it. */
 const TEMP_SUFFIX = '.tmp';
@@ -29,7 +43,21 @@ export class LocalFileStorage implements FileStorage {
     this.root = resolve(root);
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  put(key: string, data: Buffer): Promise<void> {
+    return this.write(key, (handle) => handle.writeFile(data));
+  }
+
+  putStream(key: string, source: Readable): Promise<void> {
+    return this.write(key, async (handle) => {
+      // One chunk in memory at a time; the source waits while a write runs.
+      for await (const chunk of source) await handle.write(chunk as Buffer);
+    });
+  }
+
+  private async write(
+    key: string,
+    fill: (handle: FileHandle) => Promise<void>,
+  ): Promise<void> {
     if (key.endsWith(TEMP_SUFFIX))
       throw new Error(`Reserved storage key: ${JSON.stringify(key)}`);
     const target = this.path(key);
@@ -38,7 +66,7 @@ export class LocalFileStorage implements FileStorage {
     const temp = `${target}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
     const handle = await open(temp, 'wx', 0o640);
     try {
-      await handle.writeFile(data);
+      await fill(handle);
       await handle.sync();
     } catch (error) {
       await handle.close();
@@ -54,7 +82,7 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
-  async open(key: string): Promise<StoredFile | null> {
+  async open(key: string, range?: ByteRange): Promise<StoredFile | null> {
     const path = this.path(key);
     let handle;
     try {
@@ -65,12 +93,24 @@ export class LocalFileStorage implements FileStorage {
     }
     try {
       const { size } = await handle.stat();
+      if (range && (range.start > range.end || range.end >= size))
+        throw new RangeError(
+          `Range ${range.start}-${range.end} outside ${size} bytes`,
+        );
       // The stream owns the handle from here and closes it when done.
-      return { size, stream: createReadStream('', { fd: handle }) };
+      return {
+        size,
+        stream: createReadStream('', { fd: handle, ...range }),
+      };
     } catch (error) {
       await handle.close();
       throw error;
     }
+  }
+
+  /** Local files are served through the API's own signed route. */
+  presignedUrl(): Promise<string | null> {
+    return Promise.resolve(null);
   }
 
   async exists(key: string): Promise<boolean> {
