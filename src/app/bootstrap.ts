@@ -1,5 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import { DynamicModule, Logger as NestLogger, Type } from '@nestjs/common';
+import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import {
   FastifyAdapter,
@@ -80,6 +81,17 @@ export async function createApiApp(
     { bufferLogs: true },
   );
   app.useLogger(withQuietStartUp(app.get(Logger)));
+  // Uploads (POST /v1/files) stream; only the file part may be large.
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: config.storage.fileMaxBytes,
+      files: 1,
+      fields: 1,
+      fieldSize: 64 * 1024,
+      parts: 2,
+      headerPairs: 100,
+    },
+  });
   // The store exists once Nest has built the module graph.
   fastify.idempotency = app.get(IdempotencyService);
   applyRoutePolicies(app);

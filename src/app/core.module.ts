@@ -20,6 +20,7 @@ import { CheckoutModule } from '../modules/checkout/checkout.module';
 import { CurrencyModule } from '../modules/currency/currency.module';
 import { CustomerModule } from '../modules/customer/customer.module';
 import { DiscountModule } from '../modules/discount/discount.module';
+import { DeliveryModule } from '../modules/delivery/delivery.module';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
@@ -42,6 +43,7 @@ const DOMAIN_MODULES = [
   LicensingModule,
   BillingModule,
   InvoiceModule,
+  DeliveryModule,
 ];
 
 /** Whether hot reads keep their statements prepared (see `poolQuery`). */

@@ -63,6 +63,7 @@ const VARIANT_KEYS = [
   'pay_what_you_want',
   'min_price',
   'suggested_price',
+  'download_limit',
 ];
 const PRICE_KEYS = [
   'variant_id',
@@ -99,6 +100,7 @@ const FILE_KEYS = [
   'createdAt',
   'updatedAt',
   'test_mode',
+  'sha256',
 ];
 
 describe('catalog: a store stocked over the API', () => {

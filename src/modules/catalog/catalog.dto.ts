@@ -126,6 +126,12 @@ export class VariantAttributes {
   @ValidateNested({ each: true })
   @Type(() => VariantLinkInput)
   links?: VariantLinkInput[];
+
+  /** Extension: downloads per order item (all files together); null is unlimited. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  download_limit?: number | null;
 }
 
 export class VariantUpdateAttributes extends PartialType(VariantAttributes) {}

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { StoreModule } from '../store/store.module';
 import { CatalogService } from './catalog.service';
-import { FileController, FileDownloadController } from './file.controller';
+import { StorageModule } from '../../storage/storage.module';
+import { FileContentMover } from './file-content-mover';
+import { FileController } from './file.controller';
 import { CatalogFile, FileContent } from './file.entity';
 import { FileRepository } from './file.repository';
 import { FileSerializer } from './file.serializer';
@@ -34,13 +36,13 @@ import { VariantService } from './variant.service';
       FileContent,
     ]),
     StoreModule,
+    StorageModule,
   ],
   controllers: [
     ProductController,
     VariantController,
     PriceController,
     FileController,
-    FileDownloadController,
   ],
   providers: [
     ProductRepository,
@@ -51,6 +53,7 @@ import { VariantService } from './variant.service';
     VariantService,
     PriceService,
     FileService,
+    FileContentMover,
     CatalogService,
     ProductSerializer,
     VariantSerializer,

@@ -62,6 +62,9 @@ export const catalogOpenApi: OpenApiContribution = {
         created_at: ts(),
         updated_at: ts(),
         test_mode: bool(),
+        download_limit: nullable(
+          int('Extension: downloads per order item; null is unlimited.'),
+        ),
         price: int(),
         is_subscription: bool(),
         interval: nullable(interval),
@@ -128,6 +131,11 @@ export const catalogOpenApi: OpenApiContribution = {
         createdAt: ts(),
         updatedAt: ts(),
         test_mode: bool(),
+        sha256: nullable(
+          str(
+            'Extension: hex SHA-256 of the bytes, recorded at upload (null for a file from before storage until it is moved).',
+          ),
+        ),
       },
     },
   ],
@@ -135,7 +143,7 @@ export const catalogOpenApi: OpenApiContribution = {
     'GET /downloads/{identifier}': {
       summary: 'Download a file (signed link)',
       description:
-        'The `download_url` of a file: the file itself while the signature is valid. Not JSON:API.',
+        "The `download_url` of a file, or a buyer's link for one order item (`item`): the file itself while the signature is valid, with `Content-Disposition`, `Repr-Digest` (SHA-256) and `Range` support; on S3 storage a redirect to a short-lived presigned URL. A buyer's link counts a download per order item up to the variant's `download_limit` and stops working when the order is refunded. Not JSON:API.",
       tags: ['Hosted pages'],
       responses: {
         '200': {
@@ -146,8 +154,18 @@ export const catalogOpenApi: OpenApiContribution = {
             },
           },
         },
+        '206': {
+          description: 'The requested range of the file.',
+          content: {
+            '*/*': {
+              schema: { type: 'string', format: 'binary' },
+            },
+          },
+        },
+        '302': { description: 'S3 storage: the presigned URL of the file.' },
         '403': { $ref: '#/components/responses/Forbidden' },
         '404': { $ref: '#/components/responses/NotFound' },
+        '416': { description: 'The range lies outside the file.' },
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },

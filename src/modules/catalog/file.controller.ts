@@ -1,28 +1,38 @@
 import {
   Controller,
+  Delete,
   Get,
+  HttpCode,
   Param,
+  Patch,
+  Post,
   Query,
-  StreamableFile,
-  UseGuards,
+  Req,
 } from '@nestjs/common';
+import type {} from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
+import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
+import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
-import { Public } from '../../http/auth/public.decorator';
-import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { JsonApi } from '../../http/json-api/json-api.service';
-import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
-import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
+import {
+  JsonApiBody,
+  parseWriteDocument,
+} from '../../http/json-api/write-document';
+import { FILE_UPDATE, FILE_UPLOAD } from './file.dto';
+import type { FileUpdateAttributes, FileUploadAttributes } from './file.dto';
+import { fileTooLarge, malformedUpload } from './file.errors';
 import { FileSerializer } from './file.serializer';
 import { FileService } from './file.service';
 
-/** Files have no write route in the spec; FileService.attach adds them. */
 @Controller('v1/files')
 export class FileController {
   constructor(
     private readonly files: FileSerializer,
+    private readonly service: FileService,
     private readonly jsonApi: JsonApi,
   ) {}
 
@@ -47,29 +57,90 @@ export class FileController {
     if (!file) throw AppError.notFound();
     return this.jsonApi.single(this.files, file, principal, include);
   }
-}
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  /**
+   * Extension: `multipart/form-data` with a `data` field (the JSON:API
+   * document: `relationships.variant`, optional `name` and `sort`) and then
+   * the `file` part, streamed to storage.
+   */
+  @Post()
+  @HttpCode(201)
+  async upload(
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ) {
+    if (!request.isMultipart())
+      throw malformedUpload(
+        'Upload a file as multipart/form-data with a "data" field and then a "file" part.',
+      );
+    let document: WriteDocument<FileUploadAttributes> | null = null;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname !== 'data' || document)
+            throw malformedUpload(
+              `Unexpected field "${part.fieldname}": send one "data" field, then the "file" part.`,
+            );
+          let body: unknown;
+          try {
+            body = JSON.parse(String(part.value));
+          } catch {
+            throw malformedUpload('The "data" field is not valid JSON.');
+          }
+          document = parseWriteDocument(body, FILE_UPLOAD);
+          continue;
+        }
+        if (part.fieldname !== 'file')
+          throw malformedUpload(`Unexpected file part "${part.fieldname}".`);
+        if (!document)
+          throw malformedUpload(
+            'The "data" field must come before the "file" part.',
+          );
+        const variantId = parseIntegerId(
+          String(document.relationships.variant),
+        );
+        if (variantId === null) throw AppError.relatedNotFound('variant');
+        const file = await this.service.upload(
+          principal,
+          variantId,
+          part.file,
+          {
+            name: document.attributes.name ?? part.filename,
+            sort: document.attributes.sort,
+          },
+        );
+        return this.jsonApi.single(this.files, file, principal);
+      }
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw fileTooLarge(this.service.maxUploadBytes);
+      throw error;
+    }
+    throw malformedUpload('The upload has no "file" part.');
+  }
 
-/** The signed `download_url` of a file: no API key, the signature is the credential. */
-@Public()
-@RateLimit('page')
-@NotJsonApi()
-@UseGuards(SignedUrlGuard)
-@Controller('downloads')
-export class FileDownloadController {
-  constructor(private readonly files: FileService) {}
+  /** Extension: the name buyers see and the position among the variant's files. */
+  @Patch(':id')
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(FILE_UPDATE) body: WriteDocument<FileUpdateAttributes>,
+  ) {
+    const fileId = parseIntegerId(id);
+    if (fileId === null) throw AppError.notFound();
+    const file = await this.service.update(principal, fileId, body.attributes);
+    return this.jsonApi.single(this.files, file, principal);
+  }
 
-  @Get(':identifier')
-  async download(
-    @Param('identifier') identifier: string,
-  ): Promise<StreamableFile> {
-    if (!UUID.test(identifier)) throw AppError.notFound();
-    const { file, content } = await this.files.download(identifier);
-    return new StreamableFile(content, {
-      type: file.contentType,
-      length: file.size,
-      disposition: `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-    });
+  /** Extension: the file stops being offered; orders placed before keep it. */
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+  ) {
+    const fileId = parseIntegerId(id);
+    if (fileId === null) throw AppError.notFound();
+    await this.service.remove(principal, fileId);
   }
 }

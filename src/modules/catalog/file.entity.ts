@@ -32,8 +32,14 @@ export class CatalogFile {
   @Column()
   extension: string;
 
-  /** Bytes. */
-  @Column({ type: 'integer' })
+  /** Bytes (bigint: uploads reach FILE_MAX_BYTES; below 2^53 a number is exact). */
+  @Column({
+    type: 'bigint',
+    transformer: {
+      to: (value: number) => value,
+      from: (value: string) => Number(value),
+    },
+  })
   size: number;
 
   @Column({ name: 'content_type' })
@@ -48,6 +54,18 @@ export class CatalogFile {
   @Column({ type: 'text' })
   status: FileStatus;
 
+  /** The object in FileStorage; null while the bytes are still in `file_contents`. */
+  @Column({ name: 'storage_key', type: 'text', nullable: true })
+  storageKey: string | null;
+
+  /** Hex SHA-256 of the bytes; null for a file from before uploads until it is moved to storage. */
+  @Column({ type: 'text', nullable: true })
+  sha256: string | null;
+
+  /** Set by DELETE: the file is no longer offered; orders placed before keep it. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
@@ -55,7 +73,7 @@ export class CatalogFile {
   updatedAt: Date;
 }
 
-/** The bytes of a file, kept out of the metadata row. */
+/** The bytes of a file from before storage; FileContentMover moves them out. */
 @Entity('file_contents')
 export class FileContent {
   @Column({ name: 'file_id', primary: true })

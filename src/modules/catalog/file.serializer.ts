@@ -77,6 +77,7 @@ export class FileSerializer
       createdAt: formatTimestamp(file.createdAt),
       updatedAt: formatTimestamp(file.updatedAt),
       test_mode: file.testMode,
+      sha256: file.sha256,
     };
   }
 

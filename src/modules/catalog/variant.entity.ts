@@ -74,6 +74,10 @@ export class Variant {
   @Column({ name: 'current_price_id', type: 'integer', nullable: true })
   currentPriceId: number | null;
 
+  /** Extension: downloads allowed per order item (all files together); null is unlimited. */
+  @Column({ name: 'download_limit', type: 'integer', nullable: true })
+  downloadLimit: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

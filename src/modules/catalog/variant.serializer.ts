@@ -84,6 +84,7 @@ export class VariantSerializer
       pay_what_you_want: pwyw,
       min_price: pwyw ? (price.minPrice ?? 0) : 0,
       suggested_price: pwyw ? (price.suggestedPrice ?? 0) : 0,
+      download_limit: variant.downloadLimit,
     };
   }
 

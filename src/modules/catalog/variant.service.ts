@@ -74,6 +74,7 @@ export class VariantService {
         sort: Math.max(-1, ...siblings.map((v) => v.sort)) + 1,
         status: 'published',
         currentPriceId: null,
+        downloadLimit: null,
       });
       apply(variant, input);
       return this.variants.save(manager, variant);
@@ -178,6 +179,8 @@ function apply(variant: Variant, input: VariantUpdateAttributes) {
     variant.licenseLengthUnit = input.license_length_unit;
   if (input.is_license_length_unlimited !== undefined)
     variant.isLicenseLengthUnlimited = input.is_license_length_unlimited;
+  if (input.download_limit !== undefined)
+    variant.downloadLimit = input.download_limit;
   if (input.links !== undefined)
     variant.links = input.links.map(({ title, url }) => ({ title, url }));
 }
