@@ -84,7 +84,9 @@ export async function createApiApp(
   // Uploads (POST /v1/files) stream; only the file part may be large.
   await app.register(fastifyMultipart, {
     limits: {
-      fileSize: config.storage.fileMaxBytes,
+      // One byte over: FileService's own check sees the overflow and refuses it
+      // (the plugin would otherwise end the stream at the limit, silently).
+      fileSize: config.storage.fileMaxBytes + 1,
       files: 1,
       fields: 1,
       fieldSize: 64 * 1024,

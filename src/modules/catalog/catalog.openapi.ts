@@ -140,6 +140,48 @@ export const catalogOpenApi: OpenApiContribution = {
     },
   ],
   operations: {
+    'POST /v1/files': {
+      summary: 'Upload a file (extension)',
+      description:
+        "Attaches a file to a variant: `multipart/form-data` with a `data` field holding the JSON:API document (`relationships.variant`; optional `name`, default the uploaded file name, and `sort`, default after the variant's other files) and then the `file` part. The bytes stream to storage; the media type is sniffed from the content and the SHA-256 returned as `sha256`. Larger than `FILE_MAX_BYTES` (5 GiB by default): 413 `file_too_large`, and nothing is stored.",
+      tags: ['files'],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              properties: {
+                data: {
+                  type: 'string',
+                  description:
+                    'JSON: {"data":{"type":"files","attributes":{"name":…,"sort":…},"relationships":{"variant":{"data":{"type":"variants","id":…}}}}}',
+                },
+                file: { type: 'string', format: 'binary' },
+              },
+              required: ['data', 'file'],
+            },
+          },
+        },
+      },
+      responses: {
+        '201': {
+          description: 'The file.',
+          content: {
+            'application/vnd.api+json': {
+              schema: { $ref: '#/components/schemas/FilesDocument' },
+            },
+          },
+        },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '413': { $ref: '#/components/responses/PayloadTooLarge' },
+        '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+        '422': { $ref: '#/components/responses/Unprocessable' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
     'GET /downloads/{identifier}': {
       summary: 'Download a file (signed link)',
       description:

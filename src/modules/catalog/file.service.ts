@@ -57,7 +57,8 @@ export function checkFileName(raw: string, pointer?: string): string {
 /** Counts, hashes and keeps the head of what passes; fails past `maxBytes`. */
 class Inspector extends Transform {
   readonly hash = createHash('sha256');
-  size = 0;
+  /** Not `size`: the S3 SDK would take a stream's `size` for its length. */
+  bytesSeen = 0;
   private readonly headChunks: Buffer[] = [];
   private headLength = 0;
 
@@ -74,8 +75,9 @@ class Inspector extends Transform {
     _encoding: BufferEncoding,
     done: (error?: Error | null, data?: Buffer) => void,
   ) {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) return done(fileTooLarge(this.maxBytes));
+    this.bytesSeen += chunk.length;
+    if (this.bytesSeen > this.maxBytes)
+      return done(fileTooLarge(this.maxBytes));
     this.hash.update(chunk);
     if (this.headLength < SNIFF_BYTES) {
       const part = chunk.subarray(0, SNIFF_BYTES - this.headLength);
@@ -159,7 +161,7 @@ export class FileService {
     source.once('error', (error) => inspector.destroy(error));
     await this.storage.putStream(key, source.pipe(inspector));
     try {
-      if (inspector.size === 0) throw emptyFile();
+      if (inspector.bytesSeen === 0) throw emptyFile();
       const contentType =
         input.contentType ?? (await sniffContentType(inspector.head));
       return await this.transactions.run(async (manager) => {
@@ -176,7 +178,7 @@ export class FileService {
           testMode: locked.testMode,
           name,
           extension: extname(name).replace(/^\./, '').toLowerCase(),
-          size: inspector.size,
+          size: inspector.bytesSeen,
           contentType,
           version: input.version ?? '',
           sort: input.sort ?? (await this.files.nextSort(manager, locked.id)),
