@@ -189,7 +189,24 @@ describe.each(['local disk', 'S3'])('file delivery on %s', (backend) => {
       downloadLimit: 2,
     });
 
-    const first = await fetch(download.url);
+    // The receipt page lists the file with a freshly signed link.
+    const receiptUrl = (
+      bought.body as { data: { attributes: { urls: { receipt: string } } } }
+    ).data.attributes.urls.receipt;
+    const receipt = await fetch(receiptUrl);
+    expect(receipt.status).toBe(200);
+    const html = await receipt.text();
+    const link =
+      /<a href="([^"]+)" download data-download>installer\.pdf<\/a>/.exec(html);
+    expect(link).not.toBeNull();
+    expect(html).toContain('2 downloads left');
+    const receiptLink = new URL(link![1].replaceAll('&amp;', '&'));
+    expect(receiptLink.pathname).toBe(new URL(download.url).pathname);
+    expect(receiptLink.searchParams.get('item')).toBe(
+      String(download.orderItemId),
+    );
+
+    const first = await fetch(receiptLink);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-disposition')).toContain(
       "filename*=UTF-8''installer.pdf",

@@ -262,6 +262,30 @@ export interface ReceiptPageModel {
   message: string;
   button: { text: string; url: string } | null;
   createdAt: string;
+  /** The order's files with signed links; `remaining` null when unlimited. */
+  downloads: {
+    name: string;
+    url: string;
+    size: string;
+    remaining: number | null;
+  }[];
+}
+
+function downloadsSection(downloads: ReceiptPageModel['downloads']): string {
+  if (downloads.length === 0) return '';
+  const items = downloads
+    .map(
+      (download) =>
+        `<li><a href="${escape(download.url)}" download data-download>${escape(download.name)}</a> <span class="muted">${escape(download.size)}${download.remaining === null ? '' : ` · ${download.remaining} download${download.remaining === 1 ? '' : 's'} left`}</span></li>`,
+    )
+    .join('\n');
+  return `<section>
+<h2>Downloads</h2>
+<ul class="downloads">
+${items}
+</ul>
+<p class="muted">Links expire; reopen this page for fresh ones.</p>
+</section>`;
 }
 
 export function renderReceiptPage(model: ReceiptPageModel): string {
@@ -278,6 +302,7 @@ ${model.button ? `<p><a href="${escape(model.button.url)}">${escape(model.button
 <h2>${escape(model.productName)}${model.variantName && model.variantName !== 'Default' ? ` · ${escape(model.variantName)}` : ''} × ${model.quantity}</h2>
 ${totalsTable(model.totals)}
 </section>
+${downloadsSection(model.downloads)}
 </main>`;
   return layout(`Receipt #${model.orderNumber} · ${model.storeName}`, body);
 }

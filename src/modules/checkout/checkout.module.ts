@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '../catalog/catalog.module';
 import { CurrencyModule } from '../currency/currency.module';
 import { CustomerModule } from '../customer/customer.module';
+import { DeliveryModule } from '../delivery/delivery.module';
 import { DiscountModule } from '../discount/discount.module';
 import { PaymentModule } from '../payment/payment.module';
 import { Store } from '../store/store.entity';
@@ -26,6 +27,7 @@ import { PurchaseService } from './purchase.service';
     CatalogModule,
     CurrencyModule,
     CustomerModule,
+    DeliveryModule,
     DiscountModule,
     PaymentModule,
   ],

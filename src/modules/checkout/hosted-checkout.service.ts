@@ -3,6 +3,8 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { formatMoney, toMajorUnits } from '../../common/money';
 import { SignedUrls } from '../../common/signed-urls.service';
+import { formatFileSize } from '../catalog/catalog-format';
+import { DeliveryService } from '../delivery/delivery.service';
 import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
 import { orderStatusLabel } from '../order/order-status';
@@ -70,6 +72,7 @@ export class HostedCheckoutService {
     private readonly orders: OrderService,
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
+    private readonly delivery: DeliveryService,
   ) {}
 
   /** Resolves the offer at a URL; the custom checkout's signature is checked first. */
@@ -319,6 +322,8 @@ export class HostedCheckoutService {
       taxInclusive: order.taxInclusive,
     });
     const failed = order.status === 'failed';
+    // Fresh links on every view: they expire, the page does not.
+    const downloads = await this.delivery.orderDownloads(order.id);
     return renderReceiptPage({
       storeName: store ?? '',
       orderNumber: order.orderNumber,
@@ -344,6 +349,15 @@ export class HostedCheckoutService {
             }
           : null,
       createdAt: order.createdAt.toISOString().slice(0, 10),
+      downloads: downloads.map((download) => ({
+        name: download.name,
+        url: download.url,
+        size: formatFileSize(download.size),
+        remaining:
+          download.downloadLimit === null
+            ? null
+            : Math.max(0, download.downloadLimit - download.downloadsUsed),
+      })),
     });
   }
 
