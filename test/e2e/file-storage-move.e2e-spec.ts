@@ -1,0 +1,175 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { FileContentMover } from '../../src/modules/catalog/file-content-mover';
+import { DeliveryService } from '../../src/modules/delivery/delivery.service';
+import { FILE_STORAGE, FileStorage } from '../../src/storage/file-storage';
+import { buy, buyNowUrl } from '../support/commerce';
+import {
+  createMerchant,
+  createPricedProduct,
+  Merchant,
+} from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('files from before storage, and download caps under concurrency', () => {
+  let t: TestApp;
+  let merchant: Merchant;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'zest-move-'));
+    t = await startTestApp({ STORAGE_DIR: dir });
+    merchant = await createMerchant(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A file as releases before storage kept it: bytes in `file_contents`, no key. */
+  async function legacyFile(variantId: number, content: Buffer) {
+    const db = t.app.get(DataSource);
+    const identifier = randomUUID();
+    const [row] = (await db.query(
+      `INSERT INTO files (identifier, store_id, variant_id, test_mode, name, extension,
+                          size, content_type, version, sort, status)
+       SELECT $1, store_id, id, test_mode, 'old.zip', 'zip', $2, 'application/zip', '', 0, 'published'
+         FROM variants WHERE id = $3
+       RETURNING id`,
+      [identifier, content.length, variantId],
+    )) as { id: number }[];
+    await db.query(
+      `INSERT INTO file_contents (file_id, content) VALUES ($1, $2)`,
+      [row.id, content],
+    );
+    return { id: row.id, identifier };
+  }
+
+  it('moves bytea contents into storage without losing any, idempotently and after a crash', async () => {
+    const { variantId } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      merchant.stores[0].id,
+    );
+    const db = t.app.get(DataSource);
+    const mover = t.app.get(FileContentMover);
+    const storage = t.app.get<FileStorage>(FILE_STORAGE);
+    // Let the start-up pass finish first (it found nothing).
+    await mover.moveAll();
+
+    const contents = [
+      Buffer.from('first legacy file'),
+      Buffer.alloc(3 * 1024 * 1024, 9),
+    ];
+    const files = [];
+    for (const content of contents)
+      files.push(await legacyFile(Number(variantId), content));
+
+    // Before the move: served from the database, checksum not yet known.
+    const before = await request(t.baseUrl)
+      .get(`/v1/files/${files[0].id}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+    expect(before.body.data.attributes.sha256).toBeNull();
+    const early = await fetch(
+      before.body.data.attributes.download_url as string,
+    );
+    expect(Buffer.from(await early.arrayBuffer())).toEqual(contents[0]);
+
+    // A crash after storing the first file but before recording it: the
+    // object exists, the row still has no key and its bytes.
+    const storeId = merchant.stores[0].id;
+    await storage.put(
+      `files/stores/${storeId}/${files[0].identifier}`,
+      contents[0],
+    );
+
+    expect(await mover.moveAll()).toBe(2);
+    expect(await mover.moveAll()).toBe(0);
+    expect(
+      await db.query(`SELECT count(*)::int AS n FROM file_contents`),
+    ).toEqual([{ n: 0 }]);
+
+    for (const [i, file] of files.entries()) {
+      const read = await request(t.baseUrl)
+        .get(`/v1/files/${file.id}`)
+        .set('Authorization', `Bearer ${merchant.testKey}`)
+        .expect(200);
+      const sha256 = createHash('sha256').update(contents[i]).digest('hex');
+      expect(read.body.data.attributes.sha256).toBe(sha256);
+      const response = await fetch(
+        read.body.data.attributes.download_url as string,
+      );
+      expect(response.status).toBe(200);
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(contents[i]);
+    }
+  });
+
+  it('lets exactly download_limit parallel downloads through', async () => {
+    const { product, variantId } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      merchant.stores[0].id,
+    );
+    await request(t.baseUrl)
+      .patch(`/v1/variants/${variantId}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send({
+        data: {
+          type: 'variants',
+          id: variantId,
+          attributes: { download_limit: 3 },
+        },
+      })
+      .expect(200);
+    const form = new FormData();
+    form.append(
+      'data',
+      JSON.stringify({
+        data: {
+          type: 'files',
+          relationships: {
+            variant: { data: { type: 'variants', id: variantId } },
+          },
+        },
+      }),
+    );
+    form.append('file', new Blob([Buffer.alloc(256 * 1024, 1)]), 'a.bin');
+    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${merchant.testKey}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+
+    const bought = await buy(
+      t.baseUrl,
+      await buyNowUrl(t.baseUrl, merchant.testKey, product.id),
+    ).expect(201);
+    const [download] = await t.app
+      .get(DeliveryService)
+      .orderDownloads(
+        Number((bought.body as { data: { id: string } }).data.id),
+      );
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const response = await fetch(download.url);
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(7);
+    const [again] = await t.app
+      .get(DeliveryService)
+      .orderDownloads(
+        Number((bought.body as { data: { id: string } }).data.id),
+      );
+    expect(again.downloadsUsed).toBe(3);
+  });
+});
