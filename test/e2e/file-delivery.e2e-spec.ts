@@ -206,6 +206,22 @@ describe.each(['local disk', 'S3'])('file delivery on %s', (backend) => {
       String(download.orderItemId),
     );
 
+    // So does the customer portal.
+    const customerId = (
+      bought.body as { data: { attributes: { customer_id: number } } }
+    ).data.attributes.customer_id;
+    const portal = await fetch(
+      t.app.get(SignedUrls).sign(t.baseUrl, `/portal/customers/${customerId}`),
+    );
+    expect(portal.status).toBe(200);
+    const portalHtml = await portal.text();
+    expect(portalHtml).toContain('<h2>Downloads</h2>');
+    expect(portalHtml).toMatch(
+      new RegExp(
+        `href="[^"]*/downloads/[^"]*item=${download.orderItemId}[^"]*"[^>]*>installer\\.pdf</a>`,
+      ),
+    );
+
     const first = await fetch(receiptLink);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-disposition')).toContain(

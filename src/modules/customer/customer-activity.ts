@@ -55,10 +55,22 @@ export interface PortalLicenseKey {
   expiresAt: Date | null;
 }
 
+/** A file the customer bought, with a freshly signed download link. */
+export interface PortalDownload {
+  orderNumber: number;
+  name: string;
+  /** e.g. "5 MB". */
+  size: string;
+  url: string;
+  /** Downloads left for the order item; null when unlimited. */
+  remaining: number | null;
+}
+
 export interface PortalLists {
   orders: PortalOrder[];
   subscriptions: PortalSubscription[];
   licenseKeys: PortalLicenseKey[];
+  downloads: PortalDownload[];
 }
 
 /**
@@ -125,6 +137,7 @@ export class CustomerActivity {
       orders: parts.flatMap((part) => part.orders ?? []),
       subscriptions: parts.flatMap((part) => part.subscriptions ?? []),
       licenseKeys: parts.flatMap((part) => part.licenseKeys ?? []),
+      downloads: parts.flatMap((part) => part.downloads ?? []),
     };
   }
 }

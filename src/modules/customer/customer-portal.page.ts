@@ -1,5 +1,6 @@
 import { escapeHtml, htmlPage } from '../../http/html/html';
 import {
+  PortalDownload,
   PortalLicenseKey,
   PortalOrder,
   PortalSubscription,
@@ -69,6 +70,13 @@ const licenseKeyRow = (k: PortalLicenseKey) => [
   cell(date(k.expiresAt)),
 ];
 
+const downloadRow = (d: PortalDownload) => [
+  `<td>${link(d.url, d.name)}</td>`,
+  cell(d.size),
+  cell(`#${d.orderNumber}`),
+  cell(d.remaining === null ? 'unlimited' : d.remaining),
+];
+
 /** The customer portal: every value escaped, no scripts. */
 export function renderCustomerPortal(portal: CustomerPortal): string {
   const { customer, storeName, lists } = portal;
@@ -87,6 +95,12 @@ export function renderCustomerPortal(portal: CustomerPortal): string {
       'No orders.',
       ['Order', 'Date', 'Product', 'Total', 'Status', 'Receipt'],
       lists.orders.map(orderRow),
+    ),
+    section(
+      'Downloads',
+      'No downloads.',
+      ['File', 'Size', 'Order', 'Downloads left'],
+      lists.downloads.map(downloadRow),
     ),
     section(
       'License keys',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module';
+import { CustomerModule } from '../customer/customer.module';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryService } from './delivery.service';
 import { DownloadController } from './download.controller';
@@ -10,7 +11,7 @@ import { DownloadController } from './download.controller';
  * its counters, caps and refund rule.
  */
 @Module({
-  imports: [CatalogModule],
+  imports: [CatalogModule, CustomerModule],
   controllers: [DownloadController],
   providers: [DeliveryRepository, DeliveryService],
   exports: [DeliveryService],

@@ -66,6 +66,26 @@ export class DeliveryRepository {
     return rows[0] ? toItem(rows[0]) : null;
   }
 
+  /** The customer's paid orders (newest first, at most `limit`): their numbers and items. */
+  async paidItemsOfCustomer(
+    customerId: number,
+    limit: number,
+  ): Promise<(DeliveryItem & { orderNumber: number })[]> {
+    const rows: (ItemRow & { order_number: number })[] =
+      await this.dataSource.query(
+        `${ITEM_SELECT.replace('SELECT', 'SELECT orders.order_number,')}
+          WHERE item.order_id IN (
+            SELECT id FROM orders WHERE customer_id = $1 AND status = 'paid'
+             ORDER BY created_at DESC, id DESC LIMIT $2)
+          ORDER BY item.order_id DESC, item.id`,
+        [customerId, limit],
+      );
+    return rows.map((row) => ({
+      ...toItem(row),
+      orderNumber: row.order_number,
+    }));
+  }
+
   async itemsOfOrder(orderId: number): Promise<DeliveryItem[]> {
     const rows: ItemRow[] = await this.dataSource.query(
       `${ITEM_SELECT} WHERE item.order_id = $1 ORDER BY item.id`,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import rangeParser from 'range-parser';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
@@ -8,8 +8,16 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ByteRange } from '../../storage/file-storage';
 import { CatalogFile } from '../catalog/file.entity';
+import { formatFileSize } from '../catalog/catalog-format';
 import { rangeNotSatisfiable } from '../catalog/file.errors';
 import { FileService } from '../catalog/file.service';
+import {
+  CustomerActivity,
+  CustomerActivitySource,
+  CustomerRef,
+  PortalDownload,
+  PortalLists,
+} from '../customer/customer-activity';
 import {
   downloadLimitReached,
   fileUnavailable,
@@ -20,6 +28,8 @@ import { DeliveryItem, DeliveryRepository } from './delivery.repository';
 
 /** A buyer's download link lives this long; pages and e-mails sign fresh ones on each view. */
 export const DELIVERY_LINK_TTL_SECONDS = 24 * 3600;
+/** The portal lists the files of this many recent paid orders. */
+const PORTAL_ORDERS = 50;
 /** A request resuming at an offset within this long of the last counted download is part of it. */
 const RESUME_WINDOW_MS = 24 * 3600 * 1000;
 /** A presigned S3 URL only has to last until the client follows the redirect. */
@@ -50,14 +60,44 @@ export type DownloadAnswer =
 
 /** Orders deliver their variants' files; refunds and caps end access. */
 @Injectable()
-export class DeliveryService {
+export class DeliveryService implements CustomerActivitySource, OnModuleInit {
   constructor(
+    private readonly activity: CustomerActivity,
     private readonly files: FileService,
     private readonly repository: DeliveryRepository,
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit() {
+    this.activity.register(this);
+  }
+
+  /** The portal's Downloads: the files of the customer's recent paid orders, freshly signed. */
+  async portal(customer: CustomerRef): Promise<Partial<PortalLists>> {
+    const items = await this.repository.paidItemsOfCustomer(
+      customer.id,
+      PORTAL_ORDERS,
+    );
+    const downloads: PortalDownload[] = [];
+    for (const item of items)
+      for (const download of await this.itemDownloads(
+        item,
+        DELIVERY_LINK_TTL_SECONDS,
+      ))
+        downloads.push({
+          orderNumber: item.orderNumber,
+          name: download.name,
+          size: formatFileSize(download.size),
+          url: download.url,
+          remaining:
+            download.downloadLimit === null
+              ? null
+              : Math.max(0, download.downloadLimit - download.downloadsUsed),
+        });
+    return { downloads };
+  }
 
   /**
    * Every file an order delivers, with a freshly signed link per order
@@ -69,30 +109,33 @@ export class DeliveryService {
     orderId: number,
     ttlSeconds = DELIVERY_LINK_TTL_SECONDS,
   ): Promise<OrderDownload[]> {
-    const items = await this.repository.itemsOfOrder(orderId);
-    const expiresAt = new Date(this.clock.now().getTime() + ttlSeconds * 1000);
     const downloads: OrderDownload[] = [];
-    for (const item of items) {
-      if (item.orderStatus !== 'paid') continue;
-      for (const file of await this.files.findDeliverable(
-        item.variantId,
-        item.purchasedAt,
-      ))
-        downloads.push({
-          orderItemId: item.id,
-          name: file.name,
-          size: file.size,
-          sha256: file.sha256,
-          url: this.signedUrls.sign(
-            this.config.http.publicBaseUrl,
-            `/downloads/${file.identifier}?item=${item.id}`,
-            { expiresAt },
-          ),
-          downloadsUsed: item.downloads,
-          downloadLimit: item.downloadLimit,
-        });
-    }
+    for (const item of await this.repository.itemsOfOrder(orderId))
+      downloads.push(...(await this.itemDownloads(item, ttlSeconds)));
     return downloads;
+  }
+
+  private async itemDownloads(
+    item: DeliveryItem,
+    ttlSeconds: number,
+  ): Promise<OrderDownload[]> {
+    if (item.orderStatus !== 'paid') return [];
+    const expiresAt = new Date(this.clock.now().getTime() + ttlSeconds * 1000);
+    return (
+      await this.files.findDeliverable(item.variantId, item.purchasedAt)
+    ).map((file) => ({
+      orderItemId: item.id,
+      name: file.name,
+      size: file.size,
+      sha256: file.sha256,
+      url: this.signedUrls.sign(
+        this.config.http.publicBaseUrl,
+        `/downloads/${file.identifier}?item=${item.id}`,
+        { expiresAt },
+      ),
+      downloadsUsed: item.downloads,
+      downloadLimit: item.downloadLimit,
+    }));
   }
 
   /**
