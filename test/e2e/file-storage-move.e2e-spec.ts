@@ -109,6 +109,56 @@ describe('files from before storage, and download caps under concurrency', () =>
     }
   });
 
+  it('removes the bytes of a deleted file that no order holds', async () => {
+    const { variantId } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      merchant.stores[0].id,
+    );
+    const form = new FormData();
+    form.append(
+      'data',
+      JSON.stringify({
+        data: {
+          type: 'files',
+          attributes: { name: 'unsold.txt' },
+          relationships: {
+            variant: { data: { type: 'variants', id: variantId } },
+          },
+        },
+      }),
+    );
+    form.append('file', new Blob(['never sold']), 'x.txt');
+    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${merchant.testKey}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const file = (
+      (await uploaded.json()) as {
+        data: {
+          id: string;
+          attributes: { identifier: string; download_url: string };
+        };
+      }
+    ).data;
+    const storage = t.app.get<FileStorage>(FILE_STORAGE);
+    const key = `files/stores/${merchant.stores[0].id}/${file.attributes.identifier}`;
+    expect(await storage.exists(key)).toBe(true);
+    await request(t.baseUrl)
+      .delete(`/v1/files/${file.id}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(204);
+    expect(await storage.exists(key)).toBe(false);
+    // The merchant's link of a deleted file stops working too.
+    expect((await fetch(file.attributes.download_url)).status).toBe(404);
+    await request(t.baseUrl)
+      .delete(`/v1/files/${file.id}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(404);
+  });
+
   it('lets exactly download_limit parallel downloads through', async () => {
     const { product, variantId } = await createPricedProduct(
       t.baseUrl,
