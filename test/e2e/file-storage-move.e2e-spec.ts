@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -157,6 +157,105 @@ describe('files from before storage, and download caps under concurrency', () =>
       .delete(`/v1/files/${file.id}`)
       .set('Authorization', `Bearer ${merchant.testKey}`)
       .expect(404);
+  });
+
+  it('refuses malformed uploads with a code, storing nothing', async () => {
+    const { variantId } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      merchant.stores[0].id,
+    );
+    const other = await createMerchant(t.app);
+    const document = (id: string) =>
+      JSON.stringify({
+        data: {
+          type: 'files',
+          relationships: { variant: { data: { type: 'variants', id } } },
+        },
+      });
+    const post = async (
+      parts: [string, string | Blob, string?][],
+      key = merchant.testKey,
+    ) => {
+      const form = new FormData();
+      for (const [name, value, filename] of parts)
+        if (typeof value === 'string') form.append(name, value);
+        else form.append(name, value, filename);
+      const response = await fetch(`${t.baseUrl}/v1/files`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}` },
+        body: form,
+      });
+      const body = (await response.json()) as {
+        errors: { code?: string; source?: { pointer: string } }[];
+      };
+      return { status: response.status, error: body.errors[0] };
+    };
+    const blob = new Blob(['content']);
+    const countObjects = async () =>
+      (await t.app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS n FROM files`)) as { n: number }[];
+    const before = await countObjects();
+
+    expect(await post([['file', blob, 'a.txt']])).toMatchObject({
+      status: 400,
+      error: { code: 'malformed_upload' },
+    });
+    expect(
+      await post([
+        ['file', blob, 'a.txt'],
+        ['data', document(variantId)],
+      ]),
+    ).toMatchObject({ status: 400, error: { code: 'malformed_upload' } });
+    expect(
+      await post([
+        ['data', 'not json'],
+        ['file', blob, 'a.txt'],
+      ]),
+    ).toMatchObject({
+      status: 400,
+      error: { code: 'malformed_upload' },
+    });
+    expect(await post([['data', document(variantId)]])).toMatchObject({
+      status: 400,
+      error: { code: 'malformed_upload' },
+    });
+    expect(
+      await post([
+        ['data', document(variantId)],
+        ['file', new Blob([]), 'empty.txt'],
+      ]),
+    ).toMatchObject({ status: 422, error: { code: 'empty_file' } });
+    expect(
+      await post([
+        ['data', document(variantId)],
+        ['file', blob, 'a\u0001b.txt'],
+      ]),
+    ).toMatchObject({ status: 422, error: { code: 'invalid_file_name' } });
+    // Another merchant's variant does not exist for this key.
+    expect(
+      await post(
+        [
+          ['data', document(variantId)],
+          ['file', blob, 'a.txt'],
+        ],
+        other.testKey,
+      ),
+    ).toMatchObject({
+      status: 404,
+      error: { source: { pointer: '/data/relationships/variant' } },
+    });
+    expect(await countObjects()).toEqual(before);
+    const json = await fetch(`${t.baseUrl}/v1/files`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${merchant.testKey}`,
+        'Content-Type': 'application/vnd.api+json',
+      },
+      body: document(variantId),
+    });
+    expect(json.status).toBe(400);
   });
 
   it('lets exactly download_limit parallel downloads through', async () => {
