@@ -192,10 +192,14 @@ describe('files from before storage, and download caps under concurrency', () =>
       return { status: response.status, error: body.errors[0] };
     };
     const blob = new Blob(['content']);
-    const countObjects = async () =>
+    const countObjects = async () => [
       (await t.app
         .get(DataSource)
-        .query(`SELECT count(*)::int AS n FROM files`)) as { n: number }[];
+        .query(`SELECT count(*)::int AS n FROM files`)) as { n: number }[],
+      (readdirSync(join(dir, 'files'), { recursive: true }) as string[]).filter(
+        (path) => /[0-9a-f]{8}-[0-9a-f-]{27}$/.test(path),
+      ).length,
+    ];
     const before = await countObjects();
 
     expect(await post([['file', blob, 'a.txt']])).toMatchObject({
