@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { openAsBlob, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -154,6 +155,35 @@ describe.each(['local disk', 'S3'])('file delivery on %s', (backend) => {
     expect(
       ((await refused.json()) as { errors: { code: string }[] }).errors[0].code,
     ).toBe('file_too_large');
+    expect(storedObjects()).toHaveLength(1);
+    // A declared length past the limit is refused before the body is read.
+    const early = await new Promise<{ status: number; body: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          `${t.baseUrl}/v1/files`,
+          {
+            method: 'POST',
+            headers: {
+              Authorization: `Bearer ${merchant.testKey}`,
+              'Content-Type': 'multipart/form-data; boundary=x',
+              'Content-Length': String(LIMIT * 4),
+            },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => {
+              req.destroy();
+              resolve({ status: res.statusCode!, body });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.write('--x\r\n');
+      },
+    );
+    expect(early.status).toBe(413);
+    expect(early.body).toContain('file_too_large');
     expect(storedObjects()).toHaveLength(1);
     const listed = await request(t.baseUrl)
       .get(`/v1/files?filter[variant_id]=${variantId}`)

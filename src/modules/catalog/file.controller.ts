@@ -28,6 +28,9 @@ import { fileTooLarge, malformedUpload } from './file.errors';
 import { FileSerializer } from './file.serializer';
 import { FileService } from './file.service';
 
+/** Multipart framing and the `data` field (at most 64 KiB) around the file. */
+const UPLOAD_OVERHEAD_BYTES = 128 * 1024;
+
 @Controller('v1/files')
 export class FileController {
   constructor(
@@ -73,6 +76,11 @@ export class FileController {
       throw malformedUpload(
         'Upload a file as multipart/form-data with a "data" field and then a "file" part.',
       );
+    // A declared length past the limit (with room for the parts' headers
+    // and the data field) is refused before a byte is read.
+    const declared = Number(request.headers['content-length']);
+    if (declared > this.service.maxUploadBytes + UPLOAD_OVERHEAD_BYTES)
+      throw fileTooLarge(this.service.maxUploadBytes, true);
     let document: WriteDocument<FileUploadAttributes> | null = null;
     try {
       for await (const part of request.parts()) {

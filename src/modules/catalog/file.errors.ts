@@ -1,11 +1,19 @@
 import { AppError } from '../../common/app-error';
 
-/** An upload past FILE_MAX_BYTES: 413, and nothing is stored. */
-export function fileTooLarge(maxBytes: number): AppError {
-  return new AppError(413, {
-    detail: `The file is larger than the limit of ${maxBytes} bytes.`,
-    code: 'file_too_large',
-  });
+/**
+ * An upload past FILE_MAX_BYTES: 413, and nothing is stored. Refused before
+ * its body is read (`unread`), the connection closes after the answer, so
+ * the client stops sending the rest.
+ */
+export function fileTooLarge(maxBytes: number, unread = false): AppError {
+  return new AppError(
+    413,
+    {
+      detail: `The file is larger than the limit of ${maxBytes} bytes.`,
+      code: 'file_too_large',
+    },
+    unread ? { Connection: 'close' } : {},
+  );
 }
 
 export function invalidFileName(pointer = '/data/attributes/name'): AppError {
