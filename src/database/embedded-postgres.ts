@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -6,7 +7,9 @@ import { PgliteMultiplexer } from './pglite-multiplexer';
 /**
  * The embedded default database: PGlite (PostgreSQL compiled to WASM) kept
  * under DATA_DIR and served on a loopback port, so the `pg` driver, TypeORM,
- * the migrations and BullMQ's PostgreSQL backend run on it unchanged.
+ * the migrations and BullMQ's PostgreSQL backend run on it unchanged. The
+ * port asks for a password generated at each start, which only this process
+ * knows (it is in `url`, which is never logged).
  *
  * Only one process may open a PGlite directory, which is why embedded mode
  * runs the API and the workers in one process.
@@ -30,9 +33,12 @@ export class EmbeddedPostgres {
       acquireLock(lockFile);
     }
     const db = await PGlite.create(location);
-    const server = new PgliteMultiplexer(db);
+    // A password of this start only: the port is on loopback, where any
+    // local user could otherwise connect and read every table.
+    const password = randomBytes(24).toString('hex');
+    const server = new PgliteMultiplexer(db, password);
     const port = await server.listen('127.0.0.1', 0);
-    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
     return new EmbeddedPostgres(db, server, url, lockFile);
   }
 
