@@ -3,7 +3,7 @@ import { AppError } from '../../common/app-error';
 import { AppConfig } from '../../config/app-config';
 
 /** Load balancers and orchestrators probe these over plain HTTP. */
-const HTTPS_EXEMPT = /^\/health(\/|$|\?)/;
+const HTTPS_EXEMPT = /^\/(health|metrics)(\/|$|\?)/;
 
 /**
  * CORS for an API authenticated by bearer tokens, not cookies: any origin may

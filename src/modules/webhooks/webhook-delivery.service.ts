@@ -4,6 +4,7 @@ import { Batcher } from '../../common/batcher';
 import { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { MetricsService } from '../../metrics/metrics.service';
 import { retryDelayMs } from './retry-schedule';
 import { WebhookDeliveryQueue } from './webhook-delivery.queue';
 import {
@@ -59,6 +60,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly attempts: WebhookAttemptRepository,
     private readonly queue: WebhookDeliveryQueue,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.secrets = new SecretBox(config.appKey);
@@ -149,6 +151,11 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         nextAttemptAt,
       },
     });
+    if (recorded) {
+      this.metrics.webhookDeliveries.inc({
+        outcome: status === 'pending' ? 'retrying' : status,
+      });
+    }
     this.logger.log(
       {
         deliveryId: delivery.id,
