@@ -42,6 +42,27 @@ export class EmbeddedPostgres {
     return new EmbeddedPostgres(db, server, url, lockFile);
   }
 
+  /**
+   * A plain-SQL dump (schema and data, no owners or grants) made by
+   * PostgreSQL's own pg_dump compiled to WebAssembly
+   * (`@electric-sql/pglite-tools`), which `psql` loads into PostgreSQL 14 or
+   * later. It includes the `migrations` table, so the server finds nothing
+   * to migrate, and BullMQ's tables (its PostgreSQL backend lives in the
+   * public schema here); their jobs are not needed elsewhere.
+   */
+  async dump(): Promise<string> {
+    const { pgDump } = await import('@electric-sql/pglite-tools/pg_dump');
+    // The same PGlite class, typed once for require and once for import.
+    const pg = this.db as unknown as Parameters<typeof pgDump>[0]['pg'];
+    const file = await this.server.exclusive(() =>
+      pgDump({ pg, args: ['--no-owner', '--no-privileges'] }),
+    );
+    // PGlite's pg_dump is version 18; its one setting that PostgreSQL 14 to
+    // 16 do not know (and that only repeats the default) would stop
+    // `psql -v ON_ERROR_STOP=1` there.
+    return (await file.text()).replace(/^SET transaction_timeout = 0;\n/m, '');
+  }
+
   async stop(): Promise<void> {
     await this.server.close();
     await this.db.close();

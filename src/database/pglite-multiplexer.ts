@@ -26,7 +26,8 @@ const AUTHENTICATION_TIMEOUT_MS = 10_000;
  */
 export class PgliteMultiplexer {
   private server: Server | null = null;
-  private holder: Connection | null = null;
+  /** The connection whose turn it is, or the holder of `exclusive`. */
+  private holder: object | null = null;
   private readonly waiting: Array<() => void> = [];
   private readonly connections = new Set<Connection>();
   readonly scram: ScramVerifier;
@@ -82,14 +83,28 @@ export class PgliteMultiplexer {
     }
   }
 
-  private async acquire(connection: Connection): Promise<void> {
+  /**
+   * Runs `work` on the PGlite session between two turns, with every
+   * connection kept waiting (pg_dump, which talks to PGlite directly).
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const turn = {};
+    await this.acquire(turn);
+    try {
+      return await work();
+    } finally {
+      this.release(turn);
+    }
+  }
+
+  private async acquire(connection: object): Promise<void> {
     while (this.holder !== null && this.holder !== connection) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
     this.holder = connection;
   }
 
-  private release(connection: Connection) {
+  private release(connection: object) {
     if (this.holder !== connection) return;
     this.holder = null;
     this.waiting.splice(0).forEach((wake) => wake());
