@@ -2,15 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { MetricsService } from '../../metrics/metrics.service';
 
 /**
- * Observes every answered request by its route template; `metrics` is read
- * at the first response, once the application that owns it exists.
+ * Observes every answered request by its route template. `resolve` is called
+ * once, at the first response, when the application that owns the registry
+ * exists.
  */
 export function installRequestMetrics(
   fastify: FastifyInstance,
-  metrics: () => MetricsService,
+  resolve: () => MetricsService,
 ) {
+  let metrics: MetricsService | undefined;
   fastify.addHook('onResponse', async (request, reply) => {
-    metrics().observeRequest(
+    metrics ??= resolve();
+    metrics.observeRequest(
       request.method,
       request.routeOptions.url,
       reply.statusCode,
