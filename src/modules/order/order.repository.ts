@@ -122,48 +122,6 @@ export class OrderRepository {
     };
   }
 
-  /** Reserves consecutive order numbers for orders in each mode; returns the first. */
-  async reserveOrderNumbers(
-    manager: EntityManager,
-    storeId: number,
-    orders: { test: number; live: number },
-  ): Promise<number> {
-    const count = orders.test + orders.live;
-    const rows: { last_order_number: number }[] = await manager.query(
-      `INSERT INTO store_order_counters AS c
-         (store_id, last_order_number, test_order_count, live_order_count)
-       VALUES ($1, $2::integer + $3::integer, $2, $3)
-       ON CONFLICT (store_id) DO UPDATE SET
-         last_order_number = c.last_order_number + $2::integer + $3::integer,
-         test_order_count = c.test_order_count + $2::integer,
-         live_order_count = c.live_order_count + $3::integer
-       RETURNING c.last_order_number`,
-      [storeId, orders.test, orders.live],
-    );
-    return rows[0].last_order_number - count + 1;
-  }
-
-  /** Multi-row INSERTs (below PostgreSQL's 65,535 bind parameters per statement). */
-  async insertMany<T extends Order | OrderItem>(
-    manager: EntityManager,
-    target: typeof Order | typeof OrderItem,
-    rows: Partial<T>[],
-  ): Promise<number[]> {
-    const ids: number[] = [];
-    for (let start = 0; start < rows.length; start += 1000) {
-      const result = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(target)
-        .values(rows.slice(start, start + 1000))
-        .returning('id')
-        .updateEntity(false)
-        .execute();
-      for (const row of result.raw as { id: number }[]) ids.push(row.id);
-    }
-    return ids;
-  }
-
   async insertOrder(
     manager: EntityManager,
     fields: Partial<Order>,
