@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ListQuery, SortKey } from '../common/list-query';
-import { scoped, sqlScope } from './tenancy';
+import { inOwnedStores, scoped, sqlScope } from './tenancy';
 
 // Builds SQL only: the data source is never connected.
 const dataSource = new DataSource({ type: 'postgres' });
@@ -64,9 +64,14 @@ describe('sqlScope', () => {
     expect(scope.on('o')).toBe(
       'o.test_mode = $3 AND o.store_id IN (SELECT tenant_store.id FROM stores tenant_store WHERE tenant_store.user_id = $2)',
     );
-    expect(scope.onStoreColumn('c.store_id')).toBe(
-      'c.store_id IN (SELECT tenant_store.id FROM stores tenant_store WHERE tenant_store.user_id = $2)',
+  });
+
+  it("restricts per-store rows of both modes to the user's stores", () => {
+    const params: unknown[] = [];
+    expect(inOwnedStores('c.store_id', { userId: 4 }, params)).toBe(
+      'c.store_id IN (SELECT tenant_store.id FROM stores tenant_store WHERE tenant_store.user_id = $1)',
     );
+    expect(params).toEqual([4]);
   });
 
   it('scopes a store tenancy to the store', () => {

@@ -76,6 +76,19 @@ export function ownStores<T extends ObjectLiteral>(
   });
 }
 
+/**
+ * For hand-written SQL over per-store rows that hold both modes (the order
+ * counters): the condition restricting `column` (a store id) to the user's
+ * stores; appends the user's id to `params`.
+ */
+export function inOwnedStores(
+  column: string,
+  owner: Pick<Principal, 'userId'>,
+  params: unknown[],
+): string {
+  return `${column} IN (${ownedStoresSql(`$${params.push(owner.userId)}`)})`;
+}
+
 /** Whether the user owns the store (stores are visible in both modes). */
 export async function ownsStore(
   runner: Pick<EntityManager, 'query'>,
@@ -102,10 +115,7 @@ export class SqlScope {
   private readonly testMode: string;
   private readonly storeId?: string;
 
-  constructor(
-    private readonly tenancy: Tenancy,
-    params: unknown[],
-  ) {
+  constructor(tenancy: Tenancy, params: unknown[]) {
     assertTenancy(tenancy);
     const next = (value: unknown) => `$${params.push(value)}`;
     if (tenancy.userId !== undefined) this.userId = next(tenancy.userId);
@@ -119,20 +129,6 @@ export class SqlScope {
       `${alias}.test_mode = ${this.testMode}`,
       ...this.storeConditions(`${alias}.store_id`),
     ].join(' AND ');
-  }
-
-  /**
-   * The condition restricting a store id column to the tenancy's stores,
-   * whatever the mode: for per-store rows that hold both modes (the order
-   * counters).
-   */
-  onStoreColumn(column: string): string {
-    return this.storeConditions(column).join(' AND ');
-  }
-
-  /** The tenancy's mode, for per-store rows with a column per mode. */
-  get mode(): boolean {
-    return this.tenancy.testMode;
   }
 
   private storeConditions(column: string): string[] {

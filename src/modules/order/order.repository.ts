@@ -9,7 +9,12 @@ import {
   poolQuery,
   transactionQuery,
 } from '../../database/pool-query';
-import { scoped, scopedListPage, sqlScope } from '../../database/tenancy';
+import {
+  inOwnedStores,
+  scoped,
+  scopedListPage,
+  sqlScope,
+} from '../../database/tenancy';
 import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
 import { Order } from './order.entity';
@@ -235,13 +240,13 @@ export class OrderRepository {
     const column = principal.testMode ? 'test_order_count' : 'live_order_count';
     const inStore = storeId !== undefined;
     const params: unknown[] = [];
-    const scope = sqlScope(principal, params);
+    const owned = inOwnedStores('c.store_id', principal, params);
     if (inStore) params.push(storeId);
     const rows = await poolQuery<{ total: string }>(
       this.orders.manager.connection,
       `SELECT coalesce(sum(c.${column}), 0) AS total
          FROM store_order_counters c
-        WHERE ${scope.onStoreColumn('c.store_id')}${inStore ? ` AND c.store_id = $${params.length}` : ''}`,
+        WHERE ${owned}${inStore ? ` AND c.store_id = $${params.length}` : ''}`,
       params,
       `orders.count-${column}${inStore ? '-in-store' : ''}`,
     );
