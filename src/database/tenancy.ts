@@ -22,11 +22,9 @@ import {
  * trusted source), always in one mode; both may be given (one store of the
  * user's).
  */
-export interface Tenancy {
-  testMode: boolean;
-  userId?: number;
-  storeId?: number;
-}
+export type Tenancy =
+  | { testMode: boolean; userId: number; storeId?: number }
+  | { testMode: boolean; userId?: undefined; storeId: number };
 
 /** The ids of user `userId`'s stores, as a subquery (the `stores.user_id` index). */
 function ownedStoresSql(userId: string): string {
