@@ -143,71 +143,62 @@ export async function bulkOrders(
   for (let done = 0; done < count; done += BATCH) {
     const size = Math.min(BATCH, count - done);
     const now = new Date();
-    const entries = Array.from(
-      { length: size },
-      (
-        _,
-        i,
-      ): {
-        order: NewOrder;
-        item: NewOrderItem;
-      } => {
-        const n = done + i;
-        const variant = variants[n % variants.length];
-        const customer = customers[n % customers.length];
-        const totals = computeTotals({
-          currency: 'USD',
-          currencyRate: 1,
-          unitPrice: variant.unit_price,
+    const entries = Array.from({ length: size }, (_, i) => {
+      const n = done + i;
+      const variant = variants[n % variants.length];
+      const customer = customers[n % customers.length];
+      const totals = computeTotals({
+        currency: 'USD',
+        currencyRate: 1,
+        unitPrice: variant.unit_price,
+        quantity: 1,
+        setupFee: 0,
+        discount: 0,
+        tax: null,
+        taxInclusive: false,
+      });
+      return {
+        order: {
+          storeId: state.storeId,
+          customerId: customer.id,
+          testMode: true,
+          userName: customer.name,
+          userEmail: customer.email,
+          currency: totals.currency,
+          currencyRate: totals.currencyRate,
+          taxName: totals.taxName,
+          taxRate: totals.taxRate,
+          taxInclusive: totals.taxInclusive,
+          status: 'paid' as const,
+          subtotal: totals.subtotal,
+          discountTotal: totals.discountTotal,
+          tax: totals.tax,
+          setupFee: totals.setupFee,
+          total: totals.total,
+          subtotalUsd: totals.subtotalUsd,
+          discountTotalUsd: totals.discountTotalUsd,
+          taxUsd: totals.taxUsd,
+          setupFeeUsd: totals.setupFeeUsd,
+          totalUsd: totals.totalUsd,
+          billingCountry: 'US',
+          billingZip: '10001',
+          taxNumber: null,
+          checkoutId: null,
+          customData: null,
+          paymentReference: `bench_${randomUUID()}`,
+          failureReason: null,
+        },
+        item: {
+          productId: variant.product_id,
+          variantId: variant.id,
+          priceId: variant.price_id,
+          productName: variant.product_name,
+          variantName: variant.variant_name,
+          price: variant.unit_price,
           quantity: 1,
-          setupFee: 0,
-          discount: 0,
-          tax: null,
-          taxInclusive: false,
-        });
-        return {
-          order: {
-            storeId: state.storeId,
-            customerId: customer.id,
-            testMode: true,
-            userName: customer.name,
-            userEmail: customer.email,
-            currency: totals.currency,
-            currencyRate: totals.currencyRate,
-            taxName: totals.taxName,
-            taxRate: totals.taxRate,
-            taxInclusive: totals.taxInclusive,
-            status: 'paid' as const,
-            subtotal: totals.subtotal,
-            discountTotal: totals.discountTotal,
-            tax: totals.tax,
-            setupFee: totals.setupFee,
-            total: totals.total,
-            subtotalUsd: totals.subtotalUsd,
-            discountTotalUsd: totals.discountTotalUsd,
-            taxUsd: totals.taxUsd,
-            setupFeeUsd: totals.setupFeeUsd,
-            totalUsd: totals.totalUsd,
-            billingCountry: 'US',
-            billingZip: '10001',
-            taxNumber: null,
-            checkoutId: null,
-            customData: null,
-            paymentReference: `bench_${randomUUID()}`,
-            failureReason: null,
-          },
-          item: {
-            productId: variant.product_id,
-            variantId: variant.id,
-            priceId: variant.price_id,
-            productName: variant.product_name,
-            variantName: variant.variant_name,
-            price: variant.unit_price,
-            quantity: 1,
-          },
-        };
-      },
-    );
+        },
+      };
+    });
     await transactions.run((manager) =>
       importOrders(manager, state.storeId, entries, now),
     );
