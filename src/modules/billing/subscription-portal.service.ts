@@ -11,7 +11,7 @@ import {
 } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { SubscriptionRepository } from './subscription.repository';
-import { assertTransition } from './subscription.state';
+import { transition } from './subscription.state';
 
 /**
  * The customer's side of a subscription, reached through its signed links
@@ -69,8 +69,7 @@ export class SubscriptionPortalService {
             `The card was declined (${open.failureReason}).`,
           );
         }
-        assertTransition(s.status, 'active');
-        s.status = 'active';
+        transition(s, 'active');
         s.failedAttempts = 0;
         s.renewsAt = periodEndOf(s);
       } else {

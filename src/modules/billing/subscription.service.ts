@@ -23,7 +23,7 @@ import {
 } from './subscription-billing.service';
 import { PauseMode, Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import { assertTransition } from './subscription.state';
+import { transition } from './subscription.state';
 
 /** The Go client sends a zero time for "no resume date". */
 const ZERO_TIME = /^0001-01-01T00:00:00/;
@@ -150,15 +150,15 @@ export class SubscriptionService {
   }
 
   private cancelNow(s: Subscription, now: Date) {
-    assertTransition(s.status, 'cancelled');
     // The paid period (or the trial) runs out; an unpaid period ends now.
-    s.endsAt =
+    const endsAt =
       s.status === 'on_trial' && s.trialEndsAt
         ? s.trialEndsAt
         : s.status === 'past_due' || s.status === 'unpaid'
           ? now
           : s.renewsAt;
-    s.status = 'cancelled';
+    transition(s, 'cancelled');
+    s.endsAt = endsAt;
     s.cancelled = true;
     s.pauseMode = null;
     s.pauseResumesAt = null;
@@ -177,8 +177,7 @@ export class SubscriptionService {
         : s.failedAttempts > 0
           ? 'past_due'
           : 'active';
-    assertTransition(s.status, next);
-    s.status = next;
+    transition(s, next);
     s.cancelled = false;
     s.endsAt = null;
   }
@@ -202,8 +201,7 @@ export class SubscriptionService {
       s.pauseMode = null;
       s.pauseResumesAt = null;
       const next = s.trialEndsAt && s.trialEndsAt > now ? 'on_trial' : 'active';
-      assertTransition(s.status, next);
-      s.status = next;
+      transition(s, next);
       if (s.renewsAt <= now) s.renewsAt = periodEndOf(s);
       return 'subscription_unpaused';
     }
@@ -238,8 +236,7 @@ export class SubscriptionService {
       );
     }
     const wasPaused = s.status === 'paused';
-    assertTransition(s.status, 'paused');
-    s.status = 'paused';
+    transition(s, 'paused');
     s.pauseMode = raw.mode as PauseMode;
     s.pauseResumesAt = resumesAt;
     return wasPaused ? 'subscription_updated' : 'subscription_paused';
@@ -254,14 +251,15 @@ export class SubscriptionService {
         'trial_ends_at must be a future ISO 8601 date-time (send billing_anchor 0 to end a trial now).',
       );
     }
-    if (s.status !== 'on_trial' && s.status !== 'active') {
+    // A pause ends by unpausing (which may land on a trial), not by a new trial.
+    if (s.status === 'paused') {
       throw AppError.attribute(
         'trial_ends_at',
-        `A ${s.status} subscription cannot be put on a trial.`,
+        'A paused subscription cannot be put on a trial; unpause it first.',
       );
     }
     // Billing stops until the trial ends; the period in progress stays paid.
-    s.status = 'on_trial';
+    transition(s, 'on_trial', 'trial_ends_at');
     s.trialEndsAt = trialEndsAt;
     s.renewsAt = trialEndsAt;
   }

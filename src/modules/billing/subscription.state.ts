@@ -30,15 +30,24 @@ export function canTransition(
   return from === to || TRANSITIONS[from].includes(to);
 }
 
-export function assertTransition(
-  from: SubscriptionStatus,
+/**
+ * The one way a subscription's status changes: checks the move against
+ * `TRANSITIONS` and sets it. A move the table forbids is a 422 (on
+ * `attribute` when the request named the field that asked for it) and
+ * leaves the record untouched.
+ */
+export function transition(
+  record: { status: SubscriptionStatus },
   to: SubscriptionStatus,
-) {
-  if (!canTransition(from, to)) {
-    throw AppError.unprocessable(
-      `A subscription cannot go from ${from} to ${to}.`,
-    );
+  attribute?: string,
+): void {
+  if (!canTransition(record.status, to)) {
+    const detail = `A subscription cannot go from ${record.status} to ${to}.`;
+    throw attribute === undefined
+      ? AppError.unprocessable(detail)
+      : AppError.attribute(attribute, detail);
   }
+  record.status = to;
 }
 
 export const STATUS_FORMATTED: Record<SubscriptionStatus, string> = {

@@ -4,6 +4,7 @@ import { Repository, SelectQueryBuilder } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { listPage } from '../../database/list-page';
+import { scoped } from '../../database/tenancy';
 import { Webhook } from './webhook.entity';
 
 const SORT_COLUMNS: Record<string, string> = {
@@ -19,13 +20,11 @@ export class WebhookRepository {
   ) {}
 
   private visible(principal: Principal): SelectQueryBuilder<Webhook> {
-    return this.webhooks
-      .createQueryBuilder('webhook')
-      .innerJoin('stores', 'store', 'store.id = webhook.store_id')
-      .where('store.user_id = :userId', { userId: principal.userId })
-      .andWhere('webhook.test_mode = :testMode', {
-        testMode: principal.testMode,
-      });
+    return scoped(
+      this.webhooks.createQueryBuilder('webhook'),
+      'webhook',
+      principal,
+    );
   }
 
   findVisible(principal: Principal, ids: number[]): Promise<Webhook[]> {
@@ -53,16 +52,6 @@ export class WebhookRepository {
       });
     }
     return listPage(builder, 'webhook', SORT_COLUMNS, query);
-  }
-
-  /** The sealed secret, which normal reads never select. */
-  async sealedSecret(id: number): Promise<string | null> {
-    const row = await this.webhooks
-      .createQueryBuilder('webhook')
-      .select('webhook.secret_encrypted', 'secret')
-      .where('webhook.id = :id', { id })
-      .getRawOne<{ secret: string }>();
-    return row?.secret ?? null;
   }
 
   async insert(
