@@ -221,7 +221,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   ): Promise<TestDeliveryResult> {
     const [webhook] = await this.webhooks.findVisible(principal, [webhookId]);
     const sealed = webhook
-      ? await this.webhooks.sealedSecret(webhook.id)
+      ? await this.webhooks.sealedSecret(principal, webhook.id)
       : null;
     if (!webhook || sealed === null) throw AppError.notFound();
     const body = JSON.stringify({

@@ -35,6 +35,15 @@ export class WebhookRepository {
       .getMany();
   }
 
+  /** The sealed signing secret of one of the caller's webhooks, or null. */
+  async sealedSecret(principal: Principal, id: number): Promise<string | null> {
+    const row = await this.visible(principal)
+      .select('webhook.secret_encrypted', 'secret')
+      .andWhere('webhook.id = :id', { id })
+      .getRawOne<{ secret: string }>();
+    return row?.secret ?? null;
+  }
+
   findByStores(principal: Principal, storeIds: FilterValue[]) {
     if (storeIds.length === 0) return Promise.resolve([]);
     return this.visible(principal)
