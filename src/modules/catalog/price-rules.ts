@@ -69,10 +69,7 @@ const given = (v: unknown) => v !== undefined && v !== null;
 export function normalizePrice(input: PriceInput): PriceFields {
   const errors: ErrorDetail[] = [];
   const fail = (attribute: string, detail: string) =>
-    errors.push({
-      detail,
-      source: { pointer: `/data/attributes/${attribute}` },
-    });
+    errors.push({ detail, field: attribute, code: 'invalid_attribute' });
 
   const category = input.category;
   const scheme = input.scheme ?? 'standard';

@@ -157,7 +157,7 @@ export class HostedCheckoutService {
       throw cardDeclined(
         402,
         `${result.reason} Order ${result.order.identifier} was recorded as failed.`,
-        { pointer: '/card_number' },
+        'card_number',
       );
     }
     return { kind: 'order', order: result.order, testMode: offer.testMode };
