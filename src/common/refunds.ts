@@ -1,4 +1,3 @@
-import { AppError } from './app-error';
 import { toUsdCents } from './money';
 import { RefundErrors } from './common.errors';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { BillingErrors } from './billing.errors';
 
 export const SUBSCRIPTION_STATUSES = [
   'on_trial',
@@ -35,9 +35,7 @@ export function assertTransition(
   to: SubscriptionStatus,
 ) {
   if (!canTransition(from, to)) {
-    throw AppError.unprocessable(
-      `A subscription cannot go from ${from} to ${to}.`,
-    );
+    throw BillingErrors.transitionNotAllowed(from, to);
   }
 }
 

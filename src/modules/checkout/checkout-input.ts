@@ -1,4 +1,3 @@
-import { AppError } from '../../common/app-error';
 import { isCountryCode } from '../../common/country-codes';
 import {
   fieldLabel,
@@ -10,6 +9,7 @@ import type {
   CheckoutOptions,
   ProductOptions,
 } from './checkout.entity';
+import { CheckoutErrors } from './checkout.errors';
 
 const MAX_TEXT = 5000;
 /** The checkout_options colour settings (hex strings). */
@@ -40,10 +40,7 @@ const isObject = (value: unknown): value is Json =>
  * spec 9), and is not stored or echoed.
  */
 function fail(path: string, detail: (field: string) => string): never {
-  throw AppError.unprocessable({
-    detail: detail(fieldLabel(path)),
-    source: { pointer: `/data/attributes/${path}` },
-  });
+  throw CheckoutErrors.invalidAttribute(path, detail(fieldLabel(path)));
 }
 
 /** PHP-backed clients send an empty object as `[]`; both mean "nothing". */
