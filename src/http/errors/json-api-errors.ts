@@ -46,6 +46,10 @@ function frameworkStatusOf(error: unknown): number | null {
     : null;
 }
 
+/** The framework refuses with 400 only a body or request it cannot parse. */
+const frameworkCode = (status: number) =>
+  status === 400 ? 'malformed_request' : genericCode(status);
+
 const FRAMEWORK_DETAILS: Record<number, string> = {
   400: 'The request is malformed.',
   413: 'The request body is larger than the 1 MiB limit.',
@@ -84,7 +88,11 @@ export function renderJsonApiError(
       );
     }
     if (status < 500) {
-      return refusal(status, FRAMEWORK_DETAILS[status] ?? exception.message);
+      return refusal(
+        status,
+        FRAMEWORK_DETAILS[status] ?? exception.message,
+        frameworkCode(status),
+      );
     }
   }
   const frameworkStatus = frameworkStatusOf(exception);
@@ -95,13 +103,7 @@ export function renderJsonApiError(
           STATUS_CODES[frameworkStatus] ??
           'Request refused.')
         : (exception as Error).message;
-    return refusal(
-      frameworkStatus,
-      detail,
-      frameworkStatus === 400
-        ? 'malformed_request'
-        : genericCode(frameworkStatus),
-    );
+    return refusal(frameworkStatus, detail, frameworkCode(frameworkStatus));
   }
   return refusal(500, UNEXPECTED_DETAIL);
 }
