@@ -1,3 +1,4 @@
+import { genericCode } from '../../common/app-error';
 import { PlainJsonError } from '../../common/plain-json-error';
 
 /** The License API's error strings (reference section 7). */
@@ -27,7 +28,7 @@ function codeOf(status: number, error: unknown): string {
     if (message === error)
       return LicenseApiCodes[name as keyof typeof LicenseApiMessages];
   }
-  return status === 422 ? LICENSE_INPUT_INVALID : 'license_request_refused';
+  return status === 422 ? LICENSE_INPUT_INVALID : genericCode(status);
 }
 
 /**
