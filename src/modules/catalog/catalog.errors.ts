@@ -1,9 +1,18 @@
-import { AppError } from '../../common/app-error';
+import { AppError, ErrorDetail } from '../../common/app-error';
 import { CommonErrors } from '../../common/common.errors';
 
 /** The catalog's errors: products, variants, prices and files. */
 export const CatalogErrors = {
   ...CommonErrors,
+
+  /** Every broken rule of a price at once, one error per attribute. */
+  invalidPrice: (errors: { field: string; detail: string }[]) =>
+    AppError.unprocessable(
+      errors.map((error): ErrorDetail => ({
+        ...error,
+        code: 'invalid_attribute',
+      })),
+    ),
 
   productNotFound: () => AppError.relatedNotFound('product'),
   variantNotFound: () => AppError.relatedNotFound('variant'),
