@@ -1,5 +1,11 @@
 import request from 'supertest';
-import { createMerchant, createProduct, Merchant } from '../support/factories';
+import { buy, buyNowUrl } from '../support/commerce';
+import {
+  createMerchant,
+  createPricedProduct,
+  createProduct,
+  Merchant,
+} from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
 interface Case {
@@ -212,6 +218,60 @@ describe('error codes', () => {
     expect(error.status).toBe(String(c.status));
     if (c.source) expect(error.source).toEqual(c.source());
     else expect(error.source).toBeUndefined();
+  });
+
+  it('names the purchase’s, the order’s and the invoice’s refusals', async () => {
+    const { product } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 2500 },
+    );
+    const url = await buyNowUrl(t.baseUrl, merchant.testKey, product.id);
+    const refusal = async (buyer: Parameters<typeof buy>[2], status: number) =>
+      (await buy(t.baseUrl, url, buyer).expect(status)).body.errors[0];
+    expect(await refusal({ quantity: 0 }, 422)).toMatchObject({
+      code: 'invalid_quantity',
+      source: { pointer: '/quantity' },
+    });
+    expect(await refusal({ card_number: '' }, 422)).toMatchObject({
+      code: 'card_number_required',
+      source: { pointer: '/card_number' },
+    });
+    expect(await refusal({ card_number: '1234' }, 422)).toMatchObject({
+      code: 'invalid_card_number',
+      source: { pointer: '/card_number' },
+    });
+    expect(
+      await refusal({ billing_address: { country: 'XX' } }, 422),
+    ).toMatchObject({
+      code: 'invalid_input',
+      source: { pointer: '/billing_address/country' },
+    });
+    const order = (await buy(t.baseUrl, url).expect(201)).body.data;
+    const refund = await request(t.baseUrl)
+      .post(`/v1/orders/${order.id}/refund`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: { type: 'orders', id: order.id, attributes: { amount: 2501 } },
+        }),
+      )
+      .expect(422);
+    expect(refund.body.errors[0]).toMatchObject({
+      code: 'refund_exceeds_balance',
+      detail: 'The amount may be at most 2500 cents, what is left to refund.',
+      source: { pointer: '/data/attributes/amount' },
+    });
+    const invoice = await request(t.baseUrl)
+      .post(`/v1/orders/${order.id}/generate-invoice?colour=red`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(400);
+    expect(invoice.body.errors[0]).toMatchObject({
+      code: 'unknown_parameter',
+      source: { parameter: 'colour' },
+    });
   });
 
   it('gives every error of a multi-field refusal its code', async () => {
