@@ -47,6 +47,7 @@ export const GENERIC_CODES: Readonly<Record<number, string>> = {
   405: 'method_not_allowed',
   409: 'conflict',
   413: 'body_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   422: 'validation_failed',
   429: 'rate_limited',

@@ -2,8 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
+import { AppError, genericCode } from '../../common/app-error';
 import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from '../json-api/document';
+import { recordErrorCodes } from '../errors/error-codes-log';
 import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /** Deepest nesting of objects and arrays a body may have; JSON:API needs about 6. */
@@ -173,10 +174,13 @@ export function installQueryCheck(fastify: FastifyInstance) {
  */
 export function frameworkErrorHandler(
   error: { statusCode?: number },
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ) {
   const status = error.statusCode ?? 400;
+  const code =
+    status === 400 ? HttpErrorCodes.malformedRequest : genericCode(status);
+  recordErrorCodes(request, [code]);
   void reply
     .status(status)
     .header('content-type', JSON_API_MEDIA_TYPE)
@@ -191,6 +195,7 @@ export function frameworkErrorHandler(
               status === 414
                 ? 'A path segment is too long.'
                 : 'The request path is not a valid URL (malformed percent-encoding).',
+            code,
           },
         ],
       }),
