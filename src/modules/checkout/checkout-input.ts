@@ -35,7 +35,7 @@ const isObject = (value: unknown): value is Json =>
 
 /**
  * The option objects are read key by key: a known key with a wrong value is
- * a 422 at its pointer; a key this server does not know is ignored, like an
+ * a 422 at its field; a key this server does not know is ignored, like an
  * unknown attribute (new optional parameters are backwards-compatible,
  * spec 9), and is not stored or echoed.
  */
@@ -187,7 +187,7 @@ const given = (value: unknown) => value !== undefined && value !== null;
 /**
  * `billing_address.country` / `.zip`: the nested object, or the flat dotted
  * key the spec lists literally and the Go client sends. Both may be given
- * only with the same value. Returns the value and the pointer it came from.
+ * only with the same value. Returns the value and the field it came from.
  */
 function addressPart(
   data: Json,
