@@ -89,7 +89,8 @@ export function loggerParams(config: AppConfig): Params {
  * "request errored" at error level for a 5xx), with the request id that is
  * echoed as X-Request-Id. No headers are logged, and the query keeps only
  * harmless values (`redactUrl`). A failed request's line names the error
- * codes it was answered with (`errorCodes`). Health probes are not logged.
+ * codes it was answered with (`errorCodes`). Health probes and metrics
+ * scrapes are not logged.
  */
 export function installAccessLog(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -97,7 +98,8 @@ export function installAccessLog(fastify: FastifyInstance): void {
     const logger = PinoLogger.root;
     if (
       logger?.isLevelEnabled(failed ? 'error' : 'info') &&
-      !request.url.startsWith('/health')
+      !request.url.startsWith('/health') &&
+      !request.url.startsWith('/metrics')
     ) {
       // Flat fields: pino-http's req/res serializers expect raw Node objects.
       const line = {

@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /** Load balancers and orchestrators probe these over plain HTTP. */
-const HTTPS_EXEMPT = /^\/health(\/|$|\?)/;
+const HTTPS_EXEMPT = /^\/(health|metrics)(\/|$|\?)/;
 
 /**
  * CORS for an API authenticated by bearer tokens, not cookies: any origin may
