@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError } from '../../common/app-error';
 import { Transactions } from '../../database/transactions';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import {
@@ -13,6 +12,7 @@ import { SubscriptionInvoiceRepository } from './subscription-invoice.repository
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { RETRY_DELAYS_DAYS, transition } from './subscription.state';
+import { BillingErrors } from './billing.errors';
 
 const DAY_MS = 86_400_000;
 
@@ -161,9 +161,7 @@ export class RenewalService {
       s.failedAttempts = 0;
     } else {
       if (options.declineThrows) {
-        throw AppError.unprocessable(
-          `The payment was declined (${invoice.failureReason}); nothing was changed.`,
-        );
+        throw BillingErrors.paymentDeclined(invoice.failureReason);
       }
       transition(s, 'past_due');
       s.failedAttempts = 1;

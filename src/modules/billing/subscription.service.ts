@@ -24,6 +24,7 @@ import {
 import { PauseMode, Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { transition } from './subscription.state';
+import { BillingErrors } from './billing.errors';
 
 /** The Go client sends a zero time for "no resume date". */
 const ZERO_TIME = /^0001-01-01T00:00:00/;
@@ -94,9 +95,7 @@ export class SubscriptionService {
       const s = await this.subscriptions.lockVisible(manager, principal, id);
       if (!s) throw AppError.notFound();
       if (s.status === 'expired') {
-        throw AppError.unprocessable(
-          'An expired subscription cannot be changed.',
-        );
+        throw BillingErrors.subscriptionExpired();
       }
       const events = new Set<WebhookEventName>();
       const endsAtBefore = s.endsAt?.getTime() ?? null;
@@ -166,10 +165,7 @@ export class SubscriptionService {
 
   private resume(s: Subscription, now: Date) {
     if (s.endsAt && s.endsAt <= now) {
-      throw AppError.attribute(
-        'cancelled',
-        'The subscription has already ended and cannot be resumed.',
-      );
+      throw BillingErrors.alreadyEnded();
     }
     const next =
       s.trialEndsAt && s.trialEndsAt > now
@@ -184,10 +180,7 @@ export class SubscriptionService {
 
   private assertOpen(s: Subscription, attribute: string) {
     if (s.status === 'cancelled') {
-      throw AppError.attribute(
-        attribute,
-        'Resume the cancelled subscription (cancelled: false) before changing it.',
-      );
+      throw BillingErrors.cancelledFirstResume(attribute);
     }
   }
 
@@ -210,10 +203,10 @@ export class SubscriptionService {
       (k) => k !== 'mode' && k !== 'resumes_at',
     );
     if (unknown.length > 0) {
-      throw AppError.attribute('pause', `Unknown pause field "${unknown[0]}".`);
+      throw BillingErrors.invalidPause(`Unknown pause field "${unknown[0]}".`);
     }
     if (raw.mode !== 'void' && raw.mode !== 'free') {
-      throw AppError.attribute('pause', 'pause.mode must be void or free.');
+      throw BillingErrors.invalidPause('pause.mode must be void or free.');
     }
     let resumesAt: Date | null = null;
     if (
@@ -223,17 +216,13 @@ export class SubscriptionService {
     ) {
       resumesAt = parseTimestamp(raw.resumes_at);
       if (!resumesAt || resumesAt <= now) {
-        throw AppError.attribute(
-          'pause',
+        throw BillingErrors.invalidPause(
           'pause.resumes_at must be a future ISO 8601 date-time, or null.',
         );
       }
     }
     if (s.status === 'unpaid' || s.status === 'past_due') {
-      throw AppError.attribute(
-        'pause',
-        'A subscription with an unpaid invoice cannot be paused.',
-      );
+      throw BillingErrors.unpaidCannotPause();
     }
     const wasPaused = s.status === 'paused';
     transition(s, 'paused');
@@ -246,18 +235,10 @@ export class SubscriptionService {
     this.assertOpen(s, 'trial_ends_at');
     const trialEndsAt = parseTimestamp(raw);
     if (!trialEndsAt || trialEndsAt <= now) {
-      throw AppError.attribute(
-        'trial_ends_at',
-        'trial_ends_at must be a future ISO 8601 date-time (send billing_anchor 0 to end a trial now).',
-      );
+      throw BillingErrors.invalidTrialEnd();
     }
     // A pause ends by unpausing (which may land on a trial), not by a new trial.
-    if (s.status === 'paused') {
-      throw AppError.attribute(
-        'trial_ends_at',
-        'A paused subscription cannot be put on a trial; unpause it first.',
-      );
-    }
+    if (s.status === 'paused') throw BillingErrors.trialNotAllowed(s.status);
     // Billing stops until the trial ends; the period in progress stays paid.
     transition(s, 'on_trial', 'trial_ends_at');
     s.trialEndsAt = trialEndsAt;
@@ -279,7 +260,7 @@ export class SubscriptionService {
       variantId,
     );
     if (!target) {
-      throw AppError.attribute('variant_id', 'The variant does not exist.');
+      throw BillingErrors.variantNotFound();
     }
     const { variant, product, price } = target;
     if (
@@ -288,19 +269,13 @@ export class SubscriptionService {
       !price.renewalIntervalUnit ||
       !price.renewalIntervalQuantity
     ) {
-      throw AppError.attribute(
-        'variant_id',
-        'The variant has no subscription price.',
-      );
+      throw BillingErrors.variantWithoutSubscriptionPrice();
     }
     const items = await this.subscriptions.itemsOf(manager, s.id);
     const item = items[0];
     const usageBased = isUsageBased(price);
     if (item.isUsageBased !== usageBased) {
-      throw AppError.attribute(
-        'variant_id',
-        'A subscription cannot switch between usage-based and quantity-based billing.',
-      );
+      throw BillingErrors.billingModelSwitch();
     }
     const oldPrice = await this.subscriptions.price(manager, item.priceId);
     const oldAmount = usageBased
@@ -354,10 +329,7 @@ export class SubscriptionService {
       s.status === 'past_due' ||
       s.status === 'unpaid'
     ) {
-      throw AppError.attribute(
-        'billing_anchor',
-        `The billing anchor of a ${s.status} subscription cannot be moved.`,
-      );
+      throw BillingErrors.anchorFixed(s.status);
     }
     const monthly = s.intervalUnit === 'month' || s.intervalUnit === 'year';
     if (!anchor) {
@@ -378,10 +350,7 @@ export class SubscriptionService {
       return;
     }
     if (!monthly) {
-      throw AppError.attribute(
-        'billing_anchor',
-        'A billing anchor day applies to monthly and yearly subscriptions only.',
-      );
+      throw BillingErrors.anchorNotMonthly();
     }
     s.billingAnchor = anchor;
     if (s.status === 'on_trial') return;

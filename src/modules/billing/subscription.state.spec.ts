@@ -40,9 +40,12 @@ describe('transition', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).status).toBe(422);
-      expect(JSON.stringify((error as AppError).errors)).toContain(
-        '/data/attributes/trial_ends_at',
-      );
+      expect((error as AppError).errors).toEqual([
+        expect.objectContaining({
+          field: 'trial_ends_at',
+          code: 'subscription_transition_not_allowed',
+        }),
+      ]);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { BillingErrors } from './billing.errors';
 
 export const SUBSCRIPTION_STATUSES = [
   'on_trial',
@@ -39,13 +39,10 @@ export function canTransition(
 export function transition(
   record: { status: SubscriptionStatus },
   to: SubscriptionStatus,
-  attribute?: string,
+  field?: string,
 ): void {
   if (!canTransition(record.status, to)) {
-    const detail = `A subscription cannot go from ${record.status} to ${to}.`;
-    throw attribute === undefined
-      ? AppError.unprocessable(detail)
-      : AppError.attribute(attribute, detail);
+    throw BillingErrors.transitionNotAllowed(record.status, to, field);
   }
   record.status = to;
 }
