@@ -1,0 +1,17 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { parseIntegerId } from '../../common/ids';
+
+/**
+ * `@Param('id', IntegerIdPipe) id: number`: a path id that cannot be an
+ * integer id (a word, 0, past the column's range) names no record, so the
+ * route answers 404 before any query.
+ */
+@Injectable()
+export class IntegerIdPipe implements PipeTransform<string, number> {
+  transform(raw: string): number {
+    const id = parseIntegerId(raw);
+    if (id === null) throw AppError.notFound();
+    return id;
+  }
+}
