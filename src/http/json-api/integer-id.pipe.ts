@@ -1,17 +1,20 @@
-import { Injectable, PipeTransform } from '@nestjs/common';
+import { Injectable, Optional, PipeTransform } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { parseIntegerId } from '../../common/ids';
 
 /**
  * `@Param('id', IntegerIdPipe) id: number`: a path id that cannot be an
  * integer id (a word, 0, past the column's range) names no record, so the
- * route answers 404 before any query.
+ * route answers 404 before any query. `new IntegerIdPipe(detail)` gives the
+ * 404 the detail the route's other 404s have.
  */
 @Injectable()
 export class IntegerIdPipe implements PipeTransform<string, number> {
+  constructor(@Optional() private readonly detail?: string) {}
+
   transform(raw: string): number {
     const id = parseIntegerId(raw);
-    if (id === null) throw AppError.notFound();
+    if (id === null) throw AppError.notFound(this.detail);
     return id;
   }
 }

@@ -2,7 +2,7 @@ import { ListQuery } from '../../common/list-query';
 import { parseIntegerId } from '../../common/ids';
 import { Principal } from '../../common/principal';
 import { Reader } from '../../common/reader';
-import { Finders as RegisteredFinders } from './resource';
+import { Finders as RegisteredFinders, registerResources } from './resource';
 
 interface Row {
   id: number;
@@ -105,5 +105,42 @@ describe('Finders (a registered reader)', () => {
     await expect(
       new Finders(finders).findByFilter(principal, 'store_id', [7]),
     ).resolves.toEqual([{ id: 7 }]);
+  });
+});
+
+describe('registerResources', () => {
+  class RowSerializer {
+    readonly type = 'rows';
+  }
+  class RowReader {}
+
+  it('registers each serializer with its reader', () => {
+    const registered: string[] = [];
+    const provider = registerResources({
+      type: 'rows',
+      serializer: RowSerializer as never,
+      reader: RowReader as never,
+    }) as { useFactory: (...args: unknown[]) => unknown };
+    provider.useFactory(
+      { register: (s: RowSerializer) => registered.push(s.type) },
+      new RowSerializer(),
+      new RowReader(),
+    );
+    expect(registered).toEqual(['rows']);
+  });
+
+  it('refuses a serializer registered under another type', () => {
+    const provider = registerResources({
+      type: 'lines',
+      serializer: RowSerializer as never,
+      reader: RowReader as never,
+    }) as { useFactory: (...args: unknown[]) => unknown };
+    expect(() =>
+      provider.useFactory(
+        { register: () => undefined },
+        new RowSerializer(),
+        new RowReader(),
+      ),
+    ).toThrow('RowSerializer renders rows, registered as lines');
   });
 });
