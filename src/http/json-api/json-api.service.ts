@@ -112,7 +112,10 @@ export class JsonApi implements ResourceObjects {
     return `${this.baseUrl}/${path}`;
   }
 
-  resourceObject<T>(resource: ResourceRenderer<T>, record: T): ResourceObject {
+  private resourceObject<T>(
+    resource: ResourceRenderer<T>,
+    record: T,
+  ): ResourceObject {
     const id = resource.id(record);
     const self = this.url(`${resource.type}/${id}`);
     const relationships: Record<string, RelationshipObject> = {};
