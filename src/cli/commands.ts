@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Principal } from '../common/principal';
-import type { ResourceRenderer } from '../http/json-api/resource';
 import { formatTimestamp, parseTimestamp } from '../common/timestamps';
 import {
   Command,
@@ -58,15 +57,13 @@ function readDocument(file: string): unknown {
 }
 
 /** A resource as the API renders it, flattened for printing: type, id, attributes. */
-async function rendered<T>(
+async function rendered(
   context: Awaited<ReturnType<CommandContext['app']>>,
-  serializer: new (...args: never[]) => object,
-  record: T,
+  type: 'products' | 'variants' | 'orders',
+  record: unknown,
 ): Promise<Record<string, unknown>> {
   const { JsonApi } = await application();
-  const resource = context
-    .get(JsonApi)
-    .resourceObject(context.get(serializer) as ResourceRenderer<T>, record);
+  const resource = context.get(JsonApi).render(type, record);
   return { type: resource.type, id: resource.id, ...resource.attributes };
 }
 
@@ -387,12 +384,8 @@ export const COMMANDS: Record<string, Command> = {
     },
     example: 'products:create --file catalog/ebook.json',
     async run(values, { app, query, progress }) {
-      const {
-        parseWriteDocument,
-        PRODUCT_CREATE,
-        ProductService,
-        ProductSerializer,
-      } = await application();
+      const { parseWriteDocument, PRODUCT_CREATE, ProductService } =
+        await application();
       const testMode = mode(values);
       const document = parseWriteDocument(
         readDocument(required(values, 'file')),
@@ -413,7 +406,7 @@ export const COMMANDS: Record<string, Command> = {
       const product = await context
         .get(ProductService)
         .create(principal, Number(storeId), document.attributes);
-      return rendered(context, ProductSerializer, product);
+      return rendered(context, 'products', product);
     },
   },
   'variants:create': {
@@ -430,12 +423,8 @@ export const COMMANDS: Record<string, Command> = {
     },
     example: 'variants:create --file catalog/ebook-deluxe.json',
     async run(values, { app, query, progress }) {
-      const {
-        parseWriteDocument,
-        VARIANT_CREATE,
-        VariantService,
-        VariantSerializer,
-      } = await application();
+      const { parseWriteDocument, VARIANT_CREATE, VariantService } =
+        await application();
       const document = parseWriteDocument(
         readDocument(required(values, 'file')),
         VARIANT_CREATE,
@@ -453,7 +442,7 @@ export const COMMANDS: Record<string, Command> = {
       const variant = await context
         .get(VariantService)
         .create(principal, Number(productId), document.attributes);
-      return rendered(context, VariantSerializer, variant);
+      return rendered(context, 'variants', variant);
     },
   },
   'webhooks:test': {
@@ -517,12 +506,8 @@ export const COMMANDS: Record<string, Command> = {
     },
     example: 'orders:refund 42 --amount 500',
     async run(values, { app, query, progress }) {
-      const {
-        OrderSerializer,
-        OrderService,
-        parseWriteDocument,
-        RefundAttributes,
-      } = await application();
+      const { OrderService, parseWriteDocument, RefundAttributes } =
+        await application();
       const id = String(values.id);
       const raw = values.amount;
       const amount =
@@ -555,7 +540,7 @@ export const COMMANDS: Record<string, Command> = {
       const order = await context
         .get(OrderService)
         .refund(principal, Number(id), document.attributes.amount);
-      return rendered(context, OrderSerializer, order);
+      return rendered(context, 'orders', order);
     },
   },
   'db:export': {

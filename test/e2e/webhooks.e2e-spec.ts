@@ -14,7 +14,6 @@ import {
 } from '@lemonsqueezy/lemonsqueezy.js';
 import { AppError } from '../../src/common/app-error';
 import { Transactions } from '../../src/database/transactions';
-import { StoreSerializer } from '../../src/modules/store/store.serializer';
 import { StoreService } from '../../src/modules/store/store.service';
 import { Outbox } from '../../src/modules/webhooks/outbox';
 import { WebhookAttemptRepository } from '../../src/modules/webhooks/webhook-attempt.repository';
@@ -528,7 +527,7 @@ describe('webhooks', () => {
           name,
           storeId,
           testMode: options.testMode ?? true,
-          resource: t.app.get(StoreSerializer),
+          resource: 'stores',
           record: store,
           customData,
         });

@@ -31,10 +31,6 @@ import { SubscriptionInvoiceRepository } from './subscription-invoice.repository
 import { SubscriptionItem } from './subscription-item.entity';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import {
-  SUBSCRIPTION_INVOICE_RENDERER,
-  SUBSCRIPTION_RENDERER,
-} from './billing.renderers';
 import { billableUsage, isUsageAggregation } from './usage-aggregation';
 import { UsageRecordRepository } from './usage-record.repository';
 import { BillingErrors } from './billing.errors';
@@ -160,11 +156,7 @@ export class SubscriptionBilling {
       invoiceUrl:
         invoice.status === 'pending'
           ? null
-          : this.invoicePdfs.link(
-              SUBSCRIPTION_INVOICE_RENDERER.type,
-              invoice.id,
-              null,
-            ),
+          : this.invoicePdfs.link('subscription-invoices', invoice.id, null),
     };
   }
 
@@ -412,7 +404,7 @@ export class SubscriptionBilling {
         name,
         storeId: s.storeId,
         testMode: s.testMode,
-        resource: SUBSCRIPTION_RENDERER,
+        resource: 'subscriptions',
         record: view,
         customData: s.customData,
       });
@@ -429,7 +421,7 @@ export class SubscriptionBilling {
       name,
       storeId: invoice.storeId,
       testMode: invoice.testMode,
-      resource: SUBSCRIPTION_INVOICE_RENDERER,
+      resource: 'subscription-invoices',
       record: this.invoiceView(invoice),
       customData: s.customData,
     });

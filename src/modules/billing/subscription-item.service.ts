@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
@@ -34,21 +33,6 @@ export class SubscriptionItemService {
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
-
-  findMany(principal: Principal, ids: number[]) {
-    return this.subscriptions.findVisibleItems(principal, ids);
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<SubscriptionItem>> {
-    return this.subscriptions.findItemPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.subscriptions.findItemsByFilter(principal, filter, values);
-  }
 
   /**
    * PATCH quantity (spec 4.7): 422 for usage-based items; prorated by the

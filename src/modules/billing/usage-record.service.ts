@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { parseIntegerId } from '../../common/ids';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecord } from './usage-record.entity';
@@ -15,18 +14,6 @@ export class UsageRecordService {
     private readonly records: UsageRecordRepository,
     private readonly clock: Clock,
   ) {}
-
-  findMany(principal: Principal, ids: number[]) {
-    return this.records.findVisible(principal, ids);
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<UsageRecord>> {
-    return this.records.findPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.records.findByFilter(principal, filter, values);
-  }
 
   /**
    * POST: the record and its period's totals, written atomically with the

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { registerResources } from '../../http/json-api/resource';
 import { StoreModule } from '../store/store.module';
 import { CatalogService } from './catalog.service';
+import { FileReader } from './file.reader';
 import { FileController, FileDownloadController } from './file.controller';
 import { CatalogFile, FileContent } from './file.entity';
 import { FileRepository } from './file.repository';
 import { FileSerializer } from './file.serializer';
 import { FileService } from './file.service';
+import { PriceReader } from './price.reader';
 import { PriceController } from './price.controller';
 import { Price } from './price.entity';
 import { PriceRepository } from './price.repository';
@@ -56,6 +59,22 @@ import { VariantService } from './variant.service';
     VariantSerializer,
     PriceSerializer,
     FileSerializer,
+    PriceReader,
+    FileReader,
+    registerResources(
+      {
+        type: 'products',
+        serializer: ProductSerializer,
+        reader: ProductService,
+      },
+      {
+        type: 'variants',
+        serializer: VariantSerializer,
+        reader: VariantService,
+      },
+      { type: 'prices', serializer: PriceSerializer, reader: PriceReader },
+      { type: 'files', serializer: FileSerializer, reader: FileReader },
+    ),
   ],
   exports: [
     CatalogService,
@@ -63,6 +82,7 @@ import { VariantService } from './variant.service';
     VariantService,
     PriceService,
     FileService,
+    FileReader,
   ],
 })
 export class CatalogModule {}

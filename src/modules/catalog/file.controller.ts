@@ -12,6 +12,7 @@ import type { Principal } from '../../common/principal';
 import { CurrentPrincipal } from '../../http/auth/principal';
 import { Public } from '../../http/auth/public.decorator';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
@@ -27,25 +28,17 @@ export class FileController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.files, query);
-    const page = await this.files.findPage(principal, listQuery);
-    return this.jsonApi.list(this.files, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.files, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.files, query);
-    const file = await this.files.findOne(principal, id);
-    if (!file) throw AppError.notFound();
-    return this.jsonApi.single(this.files, file, principal, include);
+    return this.jsonApi.readOne(this.files, principal, id, query);
   }
 }
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Transactions } from '../../database/transactions';
 import { CatalogScope } from './catalog-scope';
 import { CatalogFile, FileStatus } from './file.entity';
@@ -80,24 +79,5 @@ export class FileService {
     const found = await this.files.findContent(identifier);
     if (!found) throw AppError.notFound();
     return found;
-  }
-
-  async findOne(scope: CatalogScope, id: number): Promise<CatalogFile | null> {
-    return (await this.files.findInScope(scope, [id]))[0] ?? null;
-  }
-
-  findMany(scope: CatalogScope, ids: number[]): Promise<CatalogFile[]> {
-    return this.files.findInScope(scope, ids);
-  }
-
-  findPage(scope: CatalogScope, query: ListQuery): Promise<Page<CatalogFile>> {
-    return this.files.findPage(scope, query);
-  }
-
-  findByVariants(
-    scope: CatalogScope,
-    ids: FilterValue[],
-  ): Promise<CatalogFile[]> {
-    return this.files.findByVariants(scope, ids);
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Transactions } from '../../database/transactions';
 import { CatalogScope } from './catalog-scope';
 import { Price } from './price.entity';
@@ -43,21 +42,5 @@ export class PriceService {
       await this.variants.save(manager, variant);
       return price;
     });
-  }
-
-  async findOne(scope: CatalogScope, id: number): Promise<Price | null> {
-    return (await this.prices.findInScope(scope, [id]))[0] ?? null;
-  }
-
-  findMany(scope: CatalogScope, ids: number[]): Promise<Price[]> {
-    return this.prices.findInScope(scope, ids);
-  }
-
-  findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Price>> {
-    return this.prices.findPage(scope, query);
-  }
-
-  findByVariants(scope: CatalogScope, ids: FilterValue[]): Promise<Price[]> {
-    return this.prices.findByVariants(scope, ids);
   }
 }

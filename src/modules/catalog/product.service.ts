@@ -157,10 +157,13 @@ export class ProductService {
     return { records: await this.views(page.records), total: page.total };
   }
 
-  async findByStores(
+  async findByFilter(
     scope: CatalogScope,
+    filter: string,
     storeIds: FilterValue[],
   ): Promise<ProductView[]> {
+    if (filter !== 'store_id')
+      throw new Error(`products cannot be listed by ${filter}`);
     return this.views(
       await this.products.findByStores(scope, storeIds.map(Number)),
     );

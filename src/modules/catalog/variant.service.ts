@@ -129,9 +129,11 @@ export class VariantService {
 
   async findByFilter(
     scope: CatalogScope,
-    filter: 'product_id' | 'status',
+    filter: string,
     values: FilterValue[],
   ): Promise<VariantView[]> {
+    if (filter !== 'product_id' && filter !== 'status')
+      throw new Error(`variants cannot be listed by ${filter}`);
     return this.views(await this.variants.findByFilter(scope, filter, values));
   }
 

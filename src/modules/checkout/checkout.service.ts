@@ -232,9 +232,11 @@ export class CheckoutService {
 
   async findByFilter(
     principal: Principal,
-    filter: 'store_id' | 'variant_id',
+    filter: string,
     values: FilterValue[],
   ): Promise<CheckoutView[]> {
+    if (filter !== 'store_id' && filter !== 'variant_id')
+      throw new Error(`checkouts cannot be listed by ${filter}`);
     const checkouts = await this.checkouts.findBy(principal, filter, values);
     return checkouts.map((c) => Object.assign(c, { preview: false as const }));
   }

@@ -40,7 +40,7 @@ export type HostedResponse =
   | HostedPage
   | { kind: 'redirect'; location: string }
   /** The JSON purchase's order, rendered as a JSON:API document by the controller. */
-  | { kind: 'order'; order: OrderView; testMode: boolean };
+  | { kind: 'order'; order: OrderView };
 
 function pageTotals(totals: Totals): PageTotals {
   const money = (cents: number) => formatMoney(cents, totals.currency);
@@ -158,7 +158,7 @@ export class HostedCheckoutService {
         'card_number',
       );
     }
-    return { kind: 'order', order: result.order, testMode: offer.testMode };
+    return { kind: 'order', order: result.order };
   }
 
   private async render(

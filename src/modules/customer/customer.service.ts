@@ -210,9 +210,11 @@ export class CustomerService {
 
   async findByFilter(
     principal: Principal,
-    filter: 'store_id' | 'email',
+    filter: string,
     values: FilterValue[],
   ): Promise<CustomerView[]> {
+    if (filter !== 'store_id' && filter !== 'email')
+      throw new Error(`customers cannot be listed by ${filter}`);
     return this.views(
       await this.customers.findByFilter(principal, filter, values),
     );

@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { parseIntegerId } from '../../common/ids';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { parseTimestamp } from '../../common/timestamps';
 import type { WriteDocument } from '../../common/write-document';
@@ -194,44 +193,5 @@ export class DiscountService {
       createdAt: now,
       updatedAt: now,
     });
-  }
-
-  async findOne(
-    principal: Principal,
-    id: number,
-  ): Promise<DiscountView | null> {
-    const [discount] = await this.discounts.findVisible(principal, [id]);
-    return discount ?? null;
-  }
-
-  findMany(principal: Principal, ids: number[]) {
-    return this.discounts.findVisible(principal, ids);
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<DiscountView>> {
-    return this.discounts.findPage(principal, query);
-  }
-
-  findByStores(principal: Principal, storeIds: FilterValue[]) {
-    return this.discounts.findByStores(principal, storeIds);
-  }
-
-  findRedemptions(principal: Principal, ids: number[]) {
-    return this.discounts.findRedemptions(principal, ids);
-  }
-
-  findRedemptionPage(principal: Principal, query: ListQuery) {
-    return this.discounts.findRedemptionPage(principal, query);
-  }
-
-  findRedemptionsBy(
-    principal: Principal,
-    filter: 'discount_id' | 'order_id',
-    values: FilterValue[],
-  ) {
-    return this.discounts.findRedemptionsBy(principal, filter, values);
   }
 }

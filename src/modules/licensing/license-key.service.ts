@@ -8,9 +8,7 @@ import { Principal } from '../../common/principal';
 import { parseTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
 import { Outbox } from '../webhooks/outbox';
-import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKey } from './license-key.entity';
-import { licenseKeyRenderer } from './license-key.renderer';
 import { LicenseKeyRepository, Scope } from './license-key.repository';
 import {
   licenseExpiry,
@@ -64,7 +62,8 @@ export interface LicenseKeyChanges {
   disabled?: boolean;
 }
 
-const scopeOf = (principal: Principal): Scope => ({
+/** The caller's license keys: its stores' keys in its mode. */
+export const scopeOf = (principal: Principal): Scope => ({
   userId: principal.userId,
   testMode: principal.testMode,
 });
@@ -133,7 +132,7 @@ export class LicenseKeyService {
         name: 'license_key_created',
         storeId: key.storeId,
         testMode: key.testMode,
-        resource: licenseKeyRenderer,
+        resource: 'license-keys',
         record: key,
         customData: input.customData,
       });
@@ -247,41 +246,8 @@ export class LicenseKeyService {
       name: 'license_key_updated',
       storeId: key.storeId,
       testMode: key.testMode,
-      resource: licenseKeyRenderer,
+      resource: 'license-keys',
       record: key,
     });
-  }
-
-  findInstance(
-    principal: Principal,
-    id: number,
-  ): Promise<LicenseKeyInstance | null> {
-    return this.findInstances(principal, [id]).then(([one]) => one ?? null);
-  }
-
-  findInstances(
-    principal: Principal,
-    ids: number[],
-  ): Promise<LicenseKeyInstance[]> {
-    return this.repository.findInstances(scopeOf(principal), ids);
-  }
-
-  findInstancesPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<LicenseKeyInstance>> {
-    return this.repository.findInstancesPage(scopeOf(principal), query);
-  }
-
-  findInstancesByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<LicenseKeyInstance[]> {
-    return this.repository.findInstancesByFilter(
-      scopeOf(principal),
-      filter,
-      values,
-    );
   }
 }
