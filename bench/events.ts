@@ -5,8 +5,7 @@ import { Principal } from '../src/common/principal';
 import { loadConfig } from '../src/config/app-config';
 import { openDatabase } from '../src/database/database-connection';
 import { Transactions } from '../src/database/transactions';
-import { OrderRenderer } from '../src/modules/order/order.renderer';
-import { OrderService } from '../src/modules/order/order.service';
+import { OrderReader } from '../src/modules/order/order.reader';
 import { Outbox } from '../src/modules/webhooks/outbox';
 import { WebhookService } from '../src/modules/webhooks/webhook.service';
 import type { BenchState } from './state';
@@ -41,11 +40,10 @@ async function main() {
     testMode: true,
   };
   const order = await app
-    .get(OrderService)
+    .get(OrderReader)
     .findOne(principal, state.orderIds[0]);
   if (!order) throw new Error('no order to announce');
   const outbox = app.get(Outbox);
-  const renderer = app.get(OrderRenderer);
   const transactions = app.get(Transactions);
 
   const write = (count: number, phase: string) =>
@@ -55,7 +53,7 @@ async function main() {
           name: 'order_created',
           storeId: state.storeId,
           testMode: true,
-          resource: renderer,
+          resource: 'orders',
           record: order,
           customData: { bench_at: Date.now(), bench_phase: phase },
         });

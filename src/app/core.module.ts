@@ -26,6 +26,7 @@ import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
 import { LicensingModule } from '../modules/licensing/licensing.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { QueueModule } from '../queue/queue.module';
 import { loggerParams } from './logging';
 
@@ -69,6 +70,7 @@ export class CoreModule {
         QueueModule.forRoot(config, database),
         JsonApiModule,
         HealthModule,
+        MetricsModule,
         RateLimitModule,
         ...DOMAIN_MODULES,
       ],

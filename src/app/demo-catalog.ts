@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { CatalogScope } from '../modules/catalog/catalog-scope';
 import { PriceInput } from '../modules/catalog/price-rules';
+import { FileReader } from '../modules/catalog/file.reader';
 import { FileService } from '../modules/catalog/file.service';
 import { PriceService } from '../modules/catalog/price.service';
 import { ProductService } from '../modules/catalog/product.service';
@@ -149,7 +150,11 @@ export async function seedDemoCatalog(
       }
       if (
         item.file &&
-        (await files.findByVariants(scope, [variant.id])).length === 0
+        (
+          await app
+            .get(FileReader)
+            .findByFilter(scope, 'variant_id', [variant.id])
+        ).length === 0
       ) {
         await files.attach(scope, variant.id, {
           name: item.file.name,

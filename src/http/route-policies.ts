@@ -119,18 +119,29 @@ function routePath(prefix: unknown, path: unknown): string {
   return `/${joined}`;
 }
 
-/** The prototype's methods that are routes (they carry a path). */
+/**
+ * The prototype's methods that are routes (they carry a path), inherited
+ * ones included (products and variants share theirs), as Nest routes them.
+ */
 function routeHandlers(prototype: object): Handler[] {
   const handlers: Handler[] = [];
-  for (const name of Object.getOwnPropertyNames(prototype)) {
-    if (name === 'constructor') continue;
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-    const value = descriptor?.value as unknown;
-    if (
-      typeof value === 'function' &&
-      Reflect.getMetadata(PATH_METADATA, value) !== undefined
-    )
-      handlers.push(value as Handler);
+  const seen = new Set<string>();
+  for (
+    let current: object | null = prototype;
+    current && current !== Object.prototype;
+    current = Object.getPrototypeOf(current) as object | null
+  ) {
+    for (const name of Object.getOwnPropertyNames(current)) {
+      if (name === 'constructor' || seen.has(name)) continue;
+      seen.add(name);
+      const descriptor = Object.getOwnPropertyDescriptor(current, name);
+      const value = descriptor?.value as unknown;
+      if (
+        typeof value === 'function' &&
+        Reflect.getMetadata(PATH_METADATA, value) !== undefined
+      )
+        handlers.push(value as Handler);
+    }
   }
   return handlers;
 }

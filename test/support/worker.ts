@@ -6,7 +6,6 @@ import { NestFactory } from '@nestjs/core';
 import request from 'supertest';
 import { WorkerModule } from '../../src/app/worker.module';
 import { Transactions } from '../../src/database/transactions';
-import { StoreSerializer } from '../../src/modules/store/store.serializer';
 import { StoreService } from '../../src/modules/store/store.service';
 import { Outbox } from '../../src/modules/webhooks/outbox';
 import { Merchant } from './factories';
@@ -154,7 +153,7 @@ export async function outboxRecorder(
         name: 'order_created',
         storeId,
         testMode: true,
-        resource: t.app.get(StoreSerializer),
+        resource: 'stores',
         record: store,
         customData: { n },
       }),

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { ListQuery, Page, RawQuery } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import type { ResourceObjects } from '../../common/resource-objects';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import {
@@ -15,41 +16,86 @@ import {
   SingleDocument,
 } from './document';
 import { parseListQuery } from './list-query';
-import {
+import type {
   AnyResourceType,
+  Finders,
   Relationship,
   ResourceRenderer,
   ResourceType,
 } from './resource';
+import { HttpErrorCodes } from '../errors/http-error-codes';
+
+/** A registered resource type: its serializer and its reader. */
+interface Registered {
+  serializer: AnyResourceType;
+  finders: Finders<unknown>;
+}
 
 /**
  * Builds every JSON:API document Zest sends: single records, pages with their
  * links, included records and relationship linkage. Resource types register
- * here once; nothing else knows the document shape.
+ * here once, each with its serializer and its reader (`registerResources`);
+ * nothing else knows the document shape.
  */
 @Injectable()
-export class JsonApi {
-  private readonly types = new Map<string, AnyResourceType>();
+export class JsonApi implements ResourceObjects {
+  private readonly types = new Map<string, Registered>();
   private readonly baseUrl: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.baseUrl = `${config.http.publicBaseUrl}/v1`;
   }
 
-  register(resource: AnyResourceType) {
-    if (this.types.has(resource.type)) {
-      throw new Error(`Resource type "${resource.type}" is registered twice`);
+  register(serializer: AnyResourceType, finders: Finders<unknown>) {
+    if (this.types.has(serializer.type)) {
+      throw new Error(`Resource type "${serializer.type}" is registered twice`);
     }
-    this.types.set(resource.type, resource);
+    this.types.set(serializer.type, { serializer, finders });
   }
 
   /** Every registered resource type (the OpenAPI document is built from them). */
   resources(): AnyResourceType[] {
-    return [...this.types.values()];
+    return [...this.types.values()].map(({ serializer }) => serializer);
   }
 
-  resource(type: string): AnyResourceType | undefined {
-    return this.types.get(type);
+  /** The resource object of a record of a registered type (webhook payloads). */
+  render(type: string, record: unknown): ResourceObject {
+    const registered = this.types.get(type);
+    if (!registered)
+      throw new Error(`Resource type "${type}" is not registered`);
+    return this.resourceObject(registered.serializer, record);
+  }
+
+  /** The reader registered with `resource`, called with ids as strings. */
+  private finders<T>(resource: ResourceRenderer<T>): Finders<T> {
+    const registered = this.types.get(resource.type);
+    if (!registered || registered.serializer !== resource)
+      throw new Error(`Resource type "${resource.type}" is not registered`);
+    return registered.finders as Finders<T>;
+  }
+
+  /** GET /v1/{type}: a page of the list, as the query string asks. */
+  async readList<T>(
+    resource: ResourceType<T>,
+    principal: Principal,
+    query: RawQuery,
+  ): Promise<ListDocument> {
+    const listQuery = this.parseList(resource, query);
+    const page = await this.finders(resource).findPage(principal, listQuery);
+    return this.list(resource, page, listQuery, principal);
+  }
+
+  /** GET /v1/{type}/{id}: one record (404 when the caller cannot see it), with `include`. */
+  async readOne<T>(
+    resource: ResourceType<T>,
+    principal: Principal,
+    id: number | string,
+    query: RawQuery,
+  ): Promise<SingleDocument> {
+    const include = this.parseSingleInclude(resource, query);
+    const record = await this.finders(resource).findOne(principal, String(id));
+    if (!record) throw AppError.notFound();
+    return this.single(resource, record, principal, include);
   }
 
   parseList<T>(resource: ResourceType<T>, query: RawQuery): ListQuery {
@@ -67,7 +113,10 @@ export class JsonApi {
     return `${this.baseUrl}/${path}`;
   }
 
-  resourceObject<T>(resource: ResourceRenderer<T>, record: T): ResourceObject {
+  private resourceObject<T>(
+    resource: ResourceRenderer<T>,
+    record: T,
+  ): ResourceObject {
     const id = resource.id(record);
     const self = this.url(`${resource.type}/${id}`);
     const relationships: Record<string, RelationshipObject> = {};
@@ -90,11 +139,11 @@ export class JsonApi {
     return object;
   }
 
-  /** A single record; `include` needs the full resource type to find related records. */
+  /** A single record; `include` needs the caller, whose scope the related records are read in. */
   async single<T>(
-    resource: ResourceRenderer<T> | ResourceType<T>,
+    resource: ResourceRenderer<T>,
     record: T,
-    principal: Principal,
+    principal?: Principal,
     include: string[] = [],
   ): Promise<SingleDocument> {
     const data = this.resourceObject(resource, record);
@@ -103,7 +152,8 @@ export class JsonApi {
       links: { self: data.links.self },
       data,
     };
-    if (include.length > 0 && 'findOne' in resource) {
+    if (include.length > 0) {
+      if (!principal) throw new Error('An include is read for a principal');
       document.included = await this.included(
         resource,
         [record],
@@ -173,12 +223,8 @@ export class JsonApi {
     | ListDocument
     | { jsonapi: typeof JSON_API_VERSION; links: { self: string }; data: null }
   > {
-    const { parent, definition, target } = await this.resolveRelationship(
-      type,
-      id,
-      relationship,
-      principal,
-    );
+    const { parent, definition, target, finders } =
+      await this.resolveRelationship(type, id, relationship, principal);
     const path = `${type}/${id}/${relationship}`;
     if (definition.kind === 'one') {
       const include = this.parseSingleInclude(target, query);
@@ -186,7 +232,7 @@ export class JsonApi {
       const record =
         relatedId === null
           ? null
-          : await target.findOne(principal, String(relatedId));
+          : await finders.findOne(principal, String(relatedId));
       if (!record)
         return {
           jsonapi: JSON_API_VERSION,
@@ -199,7 +245,7 @@ export class JsonApi {
     }
     const listQuery = this.parseList(target, query);
     if (definition.kind === 'ids') {
-      const all = await target.findMany(
+      const all = await finders.findMany(
         principal,
         definition.ids(parent).map(String),
       );
@@ -214,7 +260,7 @@ export class JsonApi {
       );
     }
     listQuery.filters[definition.filter] = Number(id);
-    const page = await target.findPage(principal, listQuery);
+    const page = await finders.findPage(principal, listQuery);
     delete listQuery.filters[definition.filter];
     return this.list(target, page, listQuery, principal, path);
   }
@@ -226,12 +272,8 @@ export class JsonApi {
     relationship: string,
     principal: Principal,
   ): Promise<LinkageDocument> {
-    const { parent, definition, target } = await this.resolveRelationship(
-      type,
-      id,
-      relationship,
-      principal,
-    );
+    const { parent, definition, target, finders } =
+      await this.resolveRelationship(type, id, relationship, principal);
     const links = {
       self: this.url(`${type}/${id}/relationships/${relationship}`),
       related: this.url(`${type}/${id}/${relationship}`),
@@ -241,7 +283,7 @@ export class JsonApi {
       const record =
         relatedId === null
           ? null
-          : await target.findOne(principal, String(relatedId));
+          : await finders.findOne(principal, String(relatedId));
       return {
         jsonapi: JSON_API_VERSION,
         links,
@@ -250,8 +292,10 @@ export class JsonApi {
     }
     const records =
       definition.kind === 'ids'
-        ? await target.findMany(principal, definition.ids(parent).map(String))
-        : await target.findByFilter(principal, definition.filter, [Number(id)]);
+        ? await finders.findMany(principal, definition.ids(parent).map(String))
+        : await finders.findByFilter(principal, definition.filter, [
+            Number(id),
+          ]);
     return {
       jsonapi: JSON_API_VERSION,
       links,
@@ -274,17 +318,22 @@ export class JsonApi {
     principal: Principal,
   ) {
     const resource = this.types.get(type);
-    const definition = resource?.relationships[relationship];
+    const definition = resource?.serializer.relationships[relationship];
     if (!resource || !definition)
       throw AppError.notFound('The requested resource does not exist.');
-    const parent = await resource.findOne(principal, id);
+    const parent = await resource.finders.findOne(principal, id);
     if (!parent) throw AppError.notFound();
     // A relationship to a type whose module is not loaded still renders its
     // links; following them finds nothing rather than failing.
     const target = this.types.get(definition.type);
     if (!target)
       throw AppError.notFound('The requested resource does not exist.');
-    return { parent, definition, target };
+    return {
+      parent,
+      definition,
+      target: target.serializer,
+      finders: target.finders,
+    };
   }
 
   /**
@@ -293,7 +342,7 @@ export class JsonApi {
    * de-duplicated included records.
    */
   private async included<T>(
-    resource: ResourceType<T>,
+    resource: ResourceRenderer<T>,
     records: T[],
     objects: ResourceObject[],
     principal: Principal,
@@ -303,11 +352,12 @@ export class JsonApi {
     const primary = new Set(objects.map((o) => `${o.type}:${o.id}`));
     for (const name of include) {
       const definition = resource.relationships[name];
-      const target = this.types.get(definition.type);
-      if (!target)
+      const registered = this.types.get(definition.type);
+      if (!registered)
         throw new Error(
           `Relationship ${resource.type}.${name} names unregistered type ${definition.type}`,
         );
+      const { serializer: target, finders } = registered;
       let related: unknown[];
       if (definition.kind === 'one' || definition.kind === 'ids') {
         const ids = [
@@ -322,12 +372,16 @@ export class JsonApi {
               .map(String),
           ),
         ];
-        related = ids.length > 0 ? await target.findMany(principal, ids) : [];
+        related = ids.length > 0 ? await finders.findMany(principal, ids) : [];
       } else {
         const parentIds = records.map((r) => Number(resource.id(r)));
         related =
           parentIds.length > 0
-            ? await target.findByFilter(principal, definition.filter, parentIds)
+            ? await finders.findByFilter(
+                principal,
+                definition.filter,
+                parentIds,
+              )
             : [];
       }
       const relatedObjects = related.map((record) =>
@@ -347,7 +401,7 @@ export class JsonApi {
 
   /** Each parent's linkage to the related objects loaded for an include. */
   private linkageOf<T>(
-    resource: ResourceType<T>,
+    resource: ResourceRenderer<T>,
     definition: Relationship<T>,
     related: ResourceObject[],
   ): (record: T) => ResourceIdentifier | ResourceIdentifier[] | null {
@@ -398,9 +452,11 @@ export class JsonApi {
 function pickInclude(query: RawQuery): RawQuery {
   for (const name of Object.keys(query)) {
     if (name !== 'include') {
-      throw AppError.badRequest(`Unknown query parameter "${name}".`, {
-        parameter: name,
-      });
+      throw AppError.badRequest(
+        `Unknown query parameter "${name}".`,
+        { parameter: name },
+        HttpErrorCodes.unknownParameter,
+      );
     }
   }
   return { include: query.include };

@@ -1,20 +1,27 @@
 import { ListQuery } from '../../common/list-query';
+import { parseIntegerId } from '../../common/ids';
 import { Principal } from '../../common/principal';
-import { IntegerIdFinders, IntegerIdSource } from './resource';
+import { Reader } from '../../common/reader';
+import { Finders as RegisteredFinders, registerResources } from './resource';
 
 interface Row {
   id: number;
 }
 
-class Finders extends IntegerIdFinders<Row> {}
+/** A registered reader with integer ids, as `registerResources` wraps it. */
+class Finders extends RegisteredFinders<Row> {
+  constructor(reader: Reader<Row>) {
+    super(reader as Reader<Row, unknown>, parseIntegerId);
+  }
+}
 
 const principal: Principal = { userId: 1, apiKeyId: 1, testMode: true };
 
-/** A source over rows 1..3 that records which ids reached it. */
+/** A reader over rows 1..3 that records which ids reached it. */
 function source(withFindOne: boolean) {
   const asked: number[][] = [];
   const rows = [1, 2, 3].map((id) => ({ id }));
-  const finders: IntegerIdSource<Row> = {
+  const finders: Reader<Row> = {
     findMany: (_p, ids) => {
       asked.push(ids);
       return Promise.resolve(rows.filter((row) => ids.includes(row.id)));
@@ -27,8 +34,8 @@ function source(withFindOne: boolean) {
   return { asked, finders };
 }
 
-describe('IntegerIdFinders', () => {
-  it('finds one record through findMany when the service has no findOne', async () => {
+describe('Finders (a registered reader)', () => {
+  it('finds one record through findMany when the reader has no findOne', async () => {
     const { asked, finders } = source(false);
     const resource = new Finders(finders);
     await expect(resource.findOne(principal, '3')).resolves.toEqual({ id: 3 });
@@ -36,7 +43,7 @@ describe('IntegerIdFinders', () => {
     expect(asked).toEqual([[3], [9]]);
   });
 
-  it("prefers the service's findOne", async () => {
+  it("prefers the reader's findOne", async () => {
     const { asked, finders } = source(true);
     const resource = new Finders(finders);
     await expect(resource.findOne(principal, '2')).resolves.toEqual({ id: 2 });
@@ -44,7 +51,7 @@ describe('IntegerIdFinders', () => {
   });
 
   it.each(['0', '01', 'abc', '1.5', '-1', '2147483648', ''])(
-    'treats the id %j as missing without asking the service',
+    'treats the id %j as missing without asking the reader',
     async (id) => {
       const { asked, finders } = source(false);
       await expect(
@@ -88,7 +95,7 @@ describe('IntegerIdFinders', () => {
     expect(asked).toBe(1);
   });
 
-  it('delegates findByFilter, and refuses it when the service has none', async () => {
+  it('delegates findByFilter, and refuses it when the reader has none', async () => {
     const { finders } = source(false);
     expect(() =>
       new Finders(finders).findByFilter(principal, 'store_id', [1]),
@@ -98,5 +105,42 @@ describe('IntegerIdFinders', () => {
     await expect(
       new Finders(finders).findByFilter(principal, 'store_id', [7]),
     ).resolves.toEqual([{ id: 7 }]);
+  });
+});
+
+describe('registerResources', () => {
+  class RowSerializer {
+    readonly type = 'rows';
+  }
+  class RowReader {}
+
+  it('registers each serializer with its reader', () => {
+    const registered: string[] = [];
+    const provider = registerResources({
+      type: 'rows',
+      serializer: RowSerializer as never,
+      reader: RowReader as never,
+    }) as { useFactory: (...args: unknown[]) => unknown };
+    provider.useFactory(
+      { register: (s: RowSerializer) => registered.push(s.type) },
+      new RowSerializer(),
+      new RowReader(),
+    );
+    expect(registered).toEqual(['rows']);
+  });
+
+  it('refuses a serializer registered under another type', () => {
+    const provider = registerResources({
+      type: 'lines',
+      serializer: RowSerializer as never,
+      reader: RowReader as never,
+    }) as { useFactory: (...args: unknown[]) => unknown };
+    expect(() =>
+      provider.useFactory(
+        { register: () => undefined },
+        new RowSerializer(),
+        new RowReader(),
+      ),
+    ).toThrow('RowSerializer renders rows, registered as lines');
   });
 });

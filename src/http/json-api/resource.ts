@@ -1,3 +1,4 @@
+import { Provider, Type } from '@nestjs/common';
 import { parseIntegerId } from '../../common/ids';
 import {
   FilterValue,
@@ -6,6 +7,8 @@ import {
   pageOrNothing,
 } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { Reader } from '../../common/reader';
+import { JsonApi } from './json-api.service';
 import { ListSpec } from './list-query';
 
 /** A to-one relationship: the related record's id is on this record. */
@@ -43,29 +46,17 @@ export interface ResourceRenderer<T> {
   readonly type: string;
   readonly relationships: Record<string, Relationship<T>>;
   id(record: T): string;
-  /** Pure and synchronous: everything it needs is loaded by the finders. */
+  /** Pure and synchronous: everything it needs is loaded by the reader. */
   attributes(record: T): Record<string, unknown>;
 }
 
 /**
- * One JSON:API resource type: how it renders and how it is found. Each domain
- * module implements this once (in its `*.serializer.ts`) and registers it;
- * documents, includes and the `related`/`relationships` routes are then served
- * from it. Every finder is scoped by the principal: a record outside the
- * caller's stores or mode does not exist for it.
+ * One JSON:API resource type's serializer: how its records render and how
+ * its lists are queried. It only renders; its records are found by the
+ * reader registered with it (`registerResources`).
  */
 export interface ResourceType<T> extends ResourceRenderer<T> {
   readonly list: ListSpec;
-  findOne(principal: Principal, id: string): Promise<T | null>;
-  findMany(principal: Principal, ids: string[]): Promise<T[]>;
-  /** Through `pageOrNothing`: a filter that matches nothing never reaches SQL. */
-  findPage(principal: Principal, query: ListQuery): Promise<Page<T>>;
-  /** All records whose `filter` is one of `values`, for includes of to-many relationships. */
-  findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<T[]>;
 }
 
 // The registry stores resources of every record type side by side.
@@ -73,47 +64,33 @@ export interface ResourceType<T> extends ResourceRenderer<T> {
 export type AnyResourceType = ResourceType<any>;
 
 /**
- * What a resource with integer ids reads through: its module's service. The
- * ids are parsed already, and every read is scoped by the principal.
+ * A registered type's reader as the JSON:API layer calls it: with ids as
+ * they come in a path or a relationship (strings). An id that cannot be one
+ * of the type's ids is a missing record and never reaches the reader.
  */
-export interface IntegerIdSource<T> {
-  /** Absent: one record is `findMany` with one id. */
-  findOne?(principal: Principal, id: number): Promise<T | null>;
-  findMany(principal: Principal, ids: number[]): Promise<T[]>;
-  findPage(principal: Principal, query: ListQuery): Promise<Page<T>>;
-  /** Absent: the type is the target of no to-many relationship. */
-  findByFilter?(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<T[]>;
-}
-
-/**
- * The finders of a resource type with integer ids, delegated to its service:
- * an id that cannot be an integer is a missing record and never reaches SQL.
- * A serializer extends it and overrides only the finders that differ.
- */
-export abstract class IntegerIdFinders<T> {
-  constructor(private readonly source: IntegerIdSource<T>) {}
+export class Finders<T> {
+  constructor(
+    private readonly reader: Reader<T, unknown>,
+    private readonly parseId: (raw: string) => unknown,
+  ) {}
 
   async findOne(principal: Principal, id: string): Promise<T | null> {
-    const parsed = parseIntegerId(id);
+    const parsed = this.parseId(id);
     if (parsed === null) return null;
-    if (this.source.findOne) return this.source.findOne(principal, parsed);
-    const [record] = await this.source.findMany(principal, [parsed]);
+    if (this.reader.findOne) return this.reader.findOne(principal, parsed);
+    const [record] = await this.reader.findMany(principal, [parsed]);
     return record ?? null;
   }
 
   findMany(principal: Principal, ids: string[]): Promise<T[]> {
-    return this.source.findMany(
+    return this.reader.findMany(
       principal,
-      ids.map(parseIntegerId).filter((id) => id !== null),
+      ids.map(this.parseId).filter((id) => id !== null),
     );
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<T>> {
-    return pageOrNothing(query, () => this.source.findPage(principal, query));
+    return pageOrNothing(query, () => this.reader.findPage(principal, query));
   }
 
   findByFilter(
@@ -121,9 +98,54 @@ export abstract class IntegerIdFinders<T> {
     filter: string,
     values: FilterValue[],
   ): Promise<T[]> {
-    if (!this.source.findByFilter) {
+    if (!this.reader.findByFilter) {
       throw new Error(`This resource cannot be listed by ${filter}`);
     }
-    return this.source.findByFilter(principal, filter, values);
+    return this.reader.findByFilter(principal, filter, values);
   }
+}
+
+/** One resource type as a module registers it: its serializer and its reader. */
+export interface ResourceRegistration<T, Id = number> {
+  type: string;
+  serializer: Type<ResourceType<T>>;
+  reader: Type<Reader<T, Id>>;
+  /** Parses an id from a path or a linkage; null when it cannot be one. Default: integer ids. */
+  parseId?: (raw: string) => Id | null;
+}
+
+/**
+ * The provider a module lists to register its resource types with the
+ * JSON:API registry, each naming its serializer and its reader:
+ *
+ *     registerResources({ type: 'orders', serializer: OrderSerializer, reader: OrderReader })
+ */
+export function registerResources(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ...registrations: ResourceRegistration<any, any>[]
+): Provider {
+  return {
+    provide: Symbol(`JSON:API ${registrations.map((r) => r.type).join(', ')}`),
+    inject: [
+      JsonApi,
+      ...registrations.flatMap((r) => [r.serializer, r.reader]),
+    ],
+    useFactory: (jsonApi: JsonApi, ...instances: unknown[]) => {
+      registrations.forEach((registration, index) => {
+        const serializer = instances[2 * index] as AnyResourceType;
+        if (serializer.type !== registration.type)
+          throw new Error(
+            `${registration.serializer.name} renders ${serializer.type}, registered as ${registration.type}`,
+          );
+        jsonApi.register(
+          serializer,
+          new Finders(
+            instances[2 * index + 1] as Reader<unknown, unknown>,
+            registration.parseId ?? parseIntegerId,
+          ),
+        );
+      });
+      return registrations.map((r) => r.type);
+    },
+  };
 }

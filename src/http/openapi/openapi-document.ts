@@ -65,11 +65,22 @@ function routeHandlers(app: INestApplication): Map<string, Route> {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as Function | null;
       if (!controller) continue;
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(prototype)) {
-        const handler = prototype[name];
-        if (name !== 'constructor' && typeof handler === 'function') {
-          handlers.set(`${controller.name}.${name}`, { controller, handler });
+      // Handlers may be inherited (products and variants share theirs).
+      for (
+        let prototype = controller.prototype as Record<string, unknown> | null;
+        prototype && prototype !== Object.prototype;
+        prototype = Object.getPrototypeOf(prototype) as typeof prototype
+      ) {
+        for (const name of Object.getOwnPropertyNames(prototype)) {
+          const handler = prototype[name];
+          const key = `${controller.name}.${name}`;
+          if (
+            name !== 'constructor' &&
+            typeof handler === 'function' &&
+            !handlers.has(key)
+          ) {
+            handlers.set(key, { controller, handler });
+          }
         }
       }
     }

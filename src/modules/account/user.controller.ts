@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { CurrentPrincipal } from '../../http/auth/principal';
 import { SingleDocument } from '../../http/json-api/document';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { assertOnlyParameters } from '../../http/json-api/list-query';
 import { userRenderer } from './user.serializer';
@@ -26,10 +26,10 @@ export class UserController {
   @Get(':id')
   one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    if (parseIntegerId(id) !== principal.userId) throw AppError.notFound();
+    if (id !== principal.userId) throw AppError.notFound();
     return this.render(principal, principal.userId, query);
   }
 

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { registerResources } from '../../http/json-api/resource';
 import { CheckoutModule } from '../checkout/checkout.module';
 import { CurrencyModule } from '../currency/currency.module';
 import { CustomerModule } from '../customer/customer.module';
@@ -26,6 +27,7 @@ import { SubscriptionInvoiceSource } from './subscription-invoice.source';
 import { SubscriptionInvoiceService } from './subscription-invoice.service';
 import { SubscriptionItemController } from './subscription-item.controller';
 import { SubscriptionItem } from './subscription-item.entity';
+import { SubscriptionItemReader } from './subscription-item.reader';
 import { SubscriptionItemSerializer } from './subscription-item.serializer';
 import { SubscriptionItemService } from './subscription-item.service';
 import { SubscriptionPortalController } from './subscription-portal.controller';
@@ -40,6 +42,7 @@ import { SubscriptionService } from './subscription.service';
 import { UsageRecordController } from './usage-record.controller';
 import { UsageRecord } from './usage-record.entity';
 import { UsageRecordRepository } from './usage-record.repository';
+import { UsageRecordReader } from './usage-record.reader';
 import { UsageRecordSerializer } from './usage-record.serializer';
 import { UsageRecordService } from './usage-record.service';
 
@@ -86,6 +89,30 @@ import { UsageRecordService } from './usage-record.service';
     SubscriptionItemSerializer,
     UsageRecordSerializer,
     SubscriptionInvoiceSerializer,
+    SubscriptionItemReader,
+    UsageRecordReader,
+    registerResources(
+      {
+        type: 'subscriptions',
+        serializer: SubscriptionSerializer,
+        reader: SubscriptionService,
+      },
+      {
+        type: 'subscription-items',
+        serializer: SubscriptionItemSerializer,
+        reader: SubscriptionItemReader,
+      },
+      {
+        type: 'usage-records',
+        serializer: UsageRecordSerializer,
+        reader: UsageRecordReader,
+      },
+      {
+        type: 'subscription-invoices',
+        serializer: SubscriptionInvoiceSerializer,
+        reader: SubscriptionInvoiceService,
+      },
+    ),
     SubscriptionInvoiceSource,
     SubscriptionPurchaseExtension,
     SubscriptionCustomerActivity,

@@ -7,7 +7,6 @@ import { Price } from '../catalog/price.entity';
 import { ExchangeRates } from '../currency/exchange-rates.service';
 import { Outbox } from '../webhooks/outbox';
 import { WebhookEventName } from '../webhooks/webhook-events';
-import { AppError } from '../../common/app-error';
 import { discountOff } from '../../common/money';
 import { periodEnd } from './billing-period';
 import { prorationMode } from './proration';
@@ -32,12 +31,9 @@ import { SubscriptionInvoiceRepository } from './subscription-invoice.repository
 import { SubscriptionItem } from './subscription-item.entity';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import {
-  SUBSCRIPTION_INVOICE_RENDERER,
-  SUBSCRIPTION_RENDERER,
-} from './billing.renderers';
 import { billableUsage, isUsageAggregation } from './usage-aggregation';
 import { UsageRecordRepository } from './usage-record.repository';
+import { BillingErrors } from './billing.errors';
 
 /** License keys follow a subscription's end (the licensing module implements it). */
 export const SUBSCRIPTION_END_FOLLOWER = Symbol('SUBSCRIPTION_END_FOLLOWER');
@@ -160,11 +156,7 @@ export class SubscriptionBilling {
       invoiceUrl:
         invoice.status === 'pending'
           ? null
-          : this.invoicePdfs.link(
-              SUBSCRIPTION_INVOICE_RENDERER.type,
-              invoice.id,
-              null,
-            ),
+          : this.invoicePdfs.link('subscription-invoices', invoice.id, null),
     };
   }
 
@@ -384,9 +376,7 @@ export class SubscriptionBilling {
       now,
     });
     if (!(await this.collect(manager, s, invoice, now))) {
-      throw AppError.unprocessable(
-        `The payment was declined (${invoice.failureReason}); nothing was changed.`,
-      );
+      throw BillingErrors.paymentDeclined(invoice.failureReason);
     }
   }
 
@@ -414,7 +404,7 @@ export class SubscriptionBilling {
         name,
         storeId: s.storeId,
         testMode: s.testMode,
-        resource: SUBSCRIPTION_RENDERER,
+        resource: 'subscriptions',
         record: view,
         customData: s.customData,
       });
@@ -431,7 +421,7 @@ export class SubscriptionBilling {
       name,
       storeId: invoice.storeId,
       testMode: invoice.testMode,
-      resource: SUBSCRIPTION_INVOICE_RENDERER,
+      resource: 'subscription-invoices',
       record: this.invoiceView(invoice),
       customData: s.customData,
     });

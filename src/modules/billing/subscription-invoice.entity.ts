@@ -11,6 +11,13 @@ import { dateOnly } from '../../common/date-only';
 export type BillingReason = 'initial' | 'renewal' | 'updated';
 export type InvoiceStatus = 'pending' | 'paid' | 'void' | 'refunded';
 
+export const INVOICE_STATUS_FORMATTED: Record<InvoiceStatus, string> = {
+  pending: 'Pending',
+  paid: 'Paid',
+  void: 'Void',
+  refunded: 'Refunded',
+};
+
 @Entity('subscription_invoices')
 export class SubscriptionInvoice {
   @PrimaryGeneratedColumn()

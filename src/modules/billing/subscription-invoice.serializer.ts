@@ -1,19 +1,29 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { filterParsers } from '../../common/list-query';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { formatMoney } from '../../common/money';
+import { formatTimestamp } from '../../common/timestamps';
+import { ResourceType } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
-import { SUBSCRIPTION_INVOICE_RENDERER } from './billing.renderers';
 import { InvoiceView } from './billing-views';
-import { SubscriptionInvoiceService } from './subscription-invoice.service';
+import { INVOICE_STATUS_FORMATTED } from './subscription-invoice.entity';
 
+/** JSON:API `subscription-invoices`: 34 attributes (reference section 4). */
 @Injectable()
-export class SubscriptionInvoiceSerializer
-  extends IntegerIdFinders<InvoiceView>
-  implements ResourceType<InvoiceView>, OnModuleInit
-{
-  readonly type = SUBSCRIPTION_INVOICE_RENDERER.type;
-  readonly relationships = SUBSCRIPTION_INVOICE_RENDERER.relationships;
+export class SubscriptionInvoiceSerializer implements ResourceType<InvoiceView> {
+  readonly type = 'subscription-invoices';
+  readonly relationships = {
+    store: { kind: 'one', type: 'stores', id: (i: InvoiceView) => i.storeId },
+    subscription: {
+      kind: 'one',
+      type: 'subscriptions',
+      id: (i: InvoiceView) => i.subscriptionId,
+    },
+    customer: {
+      kind: 'one',
+      type: 'customers',
+      id: (i: InvoiceView) => i.customerId,
+    },
+  } as const;
   readonly list = {
     filters: {
       store_id: filterParsers.id,
@@ -26,22 +36,50 @@ export class SubscriptionInvoiceSerializer
     defaultSort: '-createdAt',
   };
 
-  constructor(
-    invoices: SubscriptionInvoiceService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(invoices);
+  id(i: InvoiceView) {
+    return String(i.id);
   }
 
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
-
-  id(record: InvoiceView) {
-    return SUBSCRIPTION_INVOICE_RENDERER.id(record);
-  }
-
-  attributes(record: InvoiceView) {
-    return SUBSCRIPTION_INVOICE_RENDERER.attributes(record);
+  attributes(i: InvoiceView) {
+    const money = (cents: number) => formatMoney(cents, i.currency);
+    return {
+      store_id: i.storeId,
+      subscription_id: i.subscriptionId,
+      customer_id: i.customerId,
+      user_name: i.userName,
+      user_email: i.userEmail,
+      billing_reason: i.billingReason,
+      // Spec 2.11: empty strings, not null, for non-card payments.
+      card_brand: i.cardBrand ?? '',
+      card_last_four: i.cardLastFour ?? '',
+      currency: i.currency,
+      // Spec 2.11: a number, like orders (the reference's "1.00000000" string loses).
+      currency_rate: Number(i.currencyRate),
+      status: i.status,
+      status_formatted: INVOICE_STATUS_FORMATTED[i.status],
+      // Fully refunded, as on orders; a partial refund shows in refunded_amount.
+      refunded: i.status === 'refunded',
+      refunded_at: formatTimestamp(i.refundedAt),
+      subtotal: i.subtotal,
+      discount_total: i.discountTotal,
+      tax: i.tax,
+      tax_inclusive: i.taxInclusive,
+      total: i.total,
+      refunded_amount: i.refundedAmount,
+      refunded_amount_usd: i.refundedAmountUsd,
+      refunded_amount_formatted: money(i.refundedAmount),
+      subtotal_usd: i.subtotalUsd,
+      discount_total_usd: i.discountTotalUsd,
+      tax_usd: i.taxUsd,
+      total_usd: i.totalUsd,
+      subtotal_formatted: money(i.subtotal),
+      discount_total_formatted: money(i.discountTotal),
+      tax_formatted: money(i.tax),
+      total_formatted: money(i.total),
+      urls: { invoice_url: i.invoiceUrl },
+      created_at: formatTimestamp(i.createdAt),
+      updated_at: formatTimestamp(i.updatedAt),
+      test_mode: i.testMode,
+    };
   }
 }

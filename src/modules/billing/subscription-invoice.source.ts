@@ -7,9 +7,8 @@ import { InvoiceData } from '../invoice/invoice-view';
 import { StoreService } from '../store/store.service';
 import {
   INVOICE_STATUS_FORMATTED,
-  SUBSCRIPTION_INVOICE_RENDERER,
-} from './billing.renderers';
-import { SubscriptionInvoice } from './subscription-invoice.entity';
+  SubscriptionInvoice,
+} from './subscription-invoice.entity';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 
 /**
@@ -20,7 +19,7 @@ import { SubscriptionInvoiceRepository } from './subscription-invoice.repository
  */
 @Injectable()
 export class SubscriptionInvoiceSource implements InvoiceSource, OnModuleInit {
-  readonly type = SUBSCRIPTION_INVOICE_RENDERER.type;
+  readonly type = 'subscription-invoices';
 
   constructor(
     private readonly invoices: SubscriptionInvoiceRepository,

@@ -1,23 +1,16 @@
 import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import { type RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { type WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
 import { JSON_API_VERSION } from '../../http/json-api/document';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { assertOnlyParameters } from '../../http/json-api/list-query';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
 import { SubscriptionItemSerializer } from './subscription-item.serializer';
 import { SubscriptionItemService } from './subscription-item.service';
-
-const pathId = (raw: string) => {
-  const id = parseIntegerId(raw);
-  if (id === null) throw AppError.notFound();
-  return id;
-};
 
 @Controller('v1/subscription-items')
 export class SubscriptionItemController {
@@ -28,42 +21,34 @@ export class SubscriptionItemController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id/current-usage')
   async currentUsage(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
     assertOnlyParameters(query, []);
-    const meta = await this.items.currentUsage(principal, pathId(id));
+    const meta = await this.items.currentUsage(principal, id);
     return { jsonapi: JSON_API_VERSION, meta };
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const item = await this.serializer.findOne(principal, id);
-    if (!item) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, item, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Patch(':id')
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody({
       type: 'subscription-items',
       attributes: SubscriptionItemUpdateAttributes,
@@ -73,7 +58,7 @@ export class SubscriptionItemController {
   ) {
     const item = await this.items.updateQuantity(
       principal,
-      pathId(id),
+      id,
       body.attributes,
     );
     return this.jsonApi.single(this.serializer, item, principal);

@@ -1,19 +1,31 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { filterParsers } from '../../common/list-query';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { formatTimestamp } from '../../common/timestamps';
+import { ResourceType } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
-import { SUBSCRIPTION_ITEM_RENDERER } from './billing.renderers';
 import { SubscriptionItem } from './subscription-item.entity';
-import { SubscriptionItemService } from './subscription-item.service';
 
+/** JSON:API `subscription-items`: 6 attributes. */
 @Injectable()
-export class SubscriptionItemSerializer
-  extends IntegerIdFinders<SubscriptionItem>
-  implements ResourceType<SubscriptionItem>, OnModuleInit
-{
-  readonly type = SUBSCRIPTION_ITEM_RENDERER.type;
-  readonly relationships = SUBSCRIPTION_ITEM_RENDERER.relationships;
+export class SubscriptionItemSerializer implements ResourceType<SubscriptionItem> {
+  readonly type = 'subscription-items';
+  readonly relationships = {
+    subscription: {
+      kind: 'one',
+      type: 'subscriptions',
+      id: (item: SubscriptionItem) => item.subscriptionId,
+    },
+    price: {
+      kind: 'one',
+      type: 'prices',
+      id: (item: SubscriptionItem) => item.priceId,
+    },
+    'usage-records': {
+      kind: 'many',
+      type: 'usage-records',
+      filter: 'subscription_item_id',
+    },
+  } as const;
   readonly list = {
     filters: {
       subscription_id: filterParsers.id,
@@ -24,22 +36,18 @@ export class SubscriptionItemSerializer
     defaultSort: '-created_at',
   };
 
-  constructor(
-    items: SubscriptionItemService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(items);
+  id(item: SubscriptionItem) {
+    return String(item.id);
   }
 
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
-
-  id(record: SubscriptionItem) {
-    return SUBSCRIPTION_ITEM_RENDERER.id(record);
-  }
-
-  attributes(record: SubscriptionItem) {
-    return SUBSCRIPTION_ITEM_RENDERER.attributes(record);
+  attributes(item: SubscriptionItem) {
+    return {
+      subscription_id: item.subscriptionId,
+      price_id: item.priceId,
+      quantity: item.quantity,
+      is_usage_based: item.isUsageBased,
+      created_at: formatTimestamp(item.createdAt),
+      updated_at: formatTimestamp(item.updatedAt),
+    };
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
@@ -19,6 +18,7 @@ import {
 import { SubscriptionItem } from './subscription-item.entity';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
+import { BillingErrors } from './billing.errors';
 
 /** The end of the period usage is being reported for. */
 export const openPeriodEnd = (s: Subscription) =>
@@ -33,21 +33,6 @@ export class SubscriptionItemService {
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
-
-  findMany(principal: Principal, ids: number[]) {
-    return this.subscriptions.findVisibleItems(principal, ids);
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<SubscriptionItem>> {
-    return this.subscriptions.findItemPage(principal, query);
-  }
-
-  findByFilter(principal: Principal, filter: string, values: FilterValue[]) {
-    return this.subscriptions.findItemsByFilter(principal, filter, values);
-  }
 
   /**
    * PATCH quantity (spec 4.7): 422 for usage-based items; prorated by the
@@ -70,16 +55,10 @@ export class SubscriptionItemService {
       const item = await this.subscriptions.findItem(manager, id);
       if (!s || !item) throw AppError.notFound();
       if (item.isUsageBased) {
-        throw AppError.unprocessable({
-          detail:
-            'The quantity of a usage-based subscription item is reported through usage records.',
-          source: { pointer: '/data/attributes/quantity' },
-        });
+        throw BillingErrors.usageBasedQuantity();
       }
       if (s.status === 'cancelled' || s.status === 'expired') {
-        throw AppError.unprocessable(
-          `The items of a ${s.status} subscription cannot be changed.`,
-        );
+        throw BillingErrors.itemsLocked(s.status);
       }
       if (input.quantity === item.quantity) return item;
       const oldQuantity = item.quantity;

@@ -8,18 +8,20 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import { Public } from '../../http/auth/public.decorator';
 import { escapeHtml, htmlPage } from '../../http/html/html';
 import { HtmlPage } from '../../http/html/html-page.decorator';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
-import { isCardDeclined } from '../payment/payment.errors';
+import { cardNumberRequired, isCardDeclined } from '../payment/payment.errors';
 import { SubscriptionView } from './billing-views';
 import { STATUS_FORMATTED } from './subscription.state';
 import { SubscriptionPortalService } from './subscription-portal.service';
+import { BillingErrors } from './billing.errors';
+
+const SUBSCRIPTION_ID = new IntegerIdPipe(BillingErrors.subscriptionNotFound);
 
 const DATE = new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',
@@ -63,13 +65,13 @@ export class SubscriptionPortalController {
 
   @Get(':id')
   @HtmlPage()
-  overview(@Param('id') id: string) {
+  overview(@Param('id', SUBSCRIPTION_ID) id: number) {
     return this.page(id);
   }
 
   @Get(':id/payment-method')
   @HtmlPage()
-  paymentMethod(@Param('id') id: string) {
+  paymentMethod(@Param('id', SUBSCRIPTION_ID) id: number) {
     return this.page(id);
   }
 
@@ -81,7 +83,7 @@ export class SubscriptionPortalController {
   @RateLimit('purchase')
   @HtmlPage()
   async updatePaymentMethod(
-    @Param('id') id: string,
+    @Param('id', SUBSCRIPTION_ID) id: number,
     @Body() body: unknown,
     @Req() request: FastifyRequest,
   ): Promise<string> {
@@ -90,17 +92,11 @@ export class SubscriptionPortalController {
         ? (body as Record<string, unknown>).card_number
         : undefined;
     if (typeof cardNumber !== 'string' || cardNumber.trim() === '') {
-      throw AppError.unprocessable({
-        detail: 'A card number is required.',
-        source: { pointer: '/card_number' },
-      });
+      throw cardNumberRequired();
     }
     let s: SubscriptionView;
     try {
-      s = await this.portal.updatePaymentMethod(
-        this.subscriptionId(id),
-        cardNumber,
-      );
+      s = await this.portal.updatePaymentMethod(id, cardNumber);
     } catch (error) {
       if (isCardDeclined(error)) await this.purchaseLimits.declined(request);
       throw error;
@@ -108,16 +104,9 @@ export class SubscriptionPortalController {
     return render(s, 'Your payment method was updated.');
   }
 
-  private async page(id: string): Promise<string> {
-    const s = await this.portal.find(this.subscriptionId(id));
-    if (!s) throw AppError.notFound('This subscription does not exist.');
+  private async page(id: number): Promise<string> {
+    const s = await this.portal.find(id);
+    if (!s) throw BillingErrors.subscriptionNotFound();
     return render(s, null);
-  }
-
-  private subscriptionId(raw: string): number {
-    const id = parseIntegerId(raw);
-    if (id === null)
-      throw AppError.notFound('This subscription does not exist.');
-    return id;
   }
 }

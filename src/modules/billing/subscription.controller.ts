@@ -1,21 +1,14 @@
 import { Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { type WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { SubscriptionUpdateAttributes } from './billing.dto';
 import { SubscriptionSerializer } from './subscription.serializer';
 import { SubscriptionService } from './subscription.service';
-
-const pathId = (raw: string) => {
-  const id = parseIntegerId(raw);
-  if (id === null) throw AppError.notFound();
-  return id;
-};
 
 @Controller('v1/subscriptions')
 export class SubscriptionController {
@@ -26,36 +19,23 @@ export class SubscriptionController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const subscription = await this.serializer.findOne(principal, id);
-    if (!subscription) throw AppError.notFound();
-    return this.jsonApi.single(
-      this.serializer,
-      subscription,
-      principal,
-      include,
-    );
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Patch(':id')
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody({
       type: 'subscriptions',
       attributes: SubscriptionUpdateAttributes,
@@ -65,7 +45,7 @@ export class SubscriptionController {
   ) {
     const subscription = await this.subscriptions.update(
       principal,
-      pathId(id),
+      id,
       body.attributes,
     );
     return this.jsonApi.single(this.serializer, subscription, principal);
@@ -74,9 +54,9 @@ export class SubscriptionController {
   @Delete(':id')
   async cancel(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
   ) {
-    const subscription = await this.subscriptions.cancel(principal, pathId(id));
+    const subscription = await this.subscriptions.cancel(principal, id);
     return this.jsonApi.single(this.serializer, subscription, principal);
   }
 }

@@ -1,14 +1,15 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { type WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecordSerializer } from './usage-record.serializer';
 import { UsageRecordService } from './usage-record.service';
+import { BillingErrors } from './billing.errors';
 
 @Controller('v1/usage-records')
 export class UsageRecordController {
@@ -19,25 +20,17 @@ export class UsageRecordController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const record = await this.serializer.findOne(principal, id);
-    if (!record) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, record, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Post()
@@ -59,10 +52,7 @@ export class UsageRecordController {
       body.relationships['subscription-item'] ??
       body.relationships.subscription_item;
     if (typeof itemId !== 'string') {
-      throw AppError.unprocessable({
-        detail: 'The subscription-item relationship is required.',
-        source: { pointer: '/data/relationships/subscription-item' },
-      });
+      throw BillingErrors.subscriptionItemRequired();
     }
     const record = await this.usage.create(principal, body.attributes, itemId);
     return this.jsonApi.single(this.serializer, record, principal);

@@ -1,19 +1,21 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { filterParsers } from '../../common/list-query';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { formatTimestamp } from '../../common/timestamps';
+import { ResourceType } from '../../http/json-api/resource';
 import { CREATED_UPDATED_SORTS } from './billing-list';
-import { USAGE_RECORD_RENDERER } from './billing.renderers';
 import { UsageRecord } from './usage-record.entity';
-import { UsageRecordService } from './usage-record.service';
 
+/** JSON:API `usage-records`: 5 attributes. */
 @Injectable()
-export class UsageRecordSerializer
-  extends IntegerIdFinders<UsageRecord>
-  implements ResourceType<UsageRecord>, OnModuleInit
-{
-  readonly type = USAGE_RECORD_RENDERER.type;
-  readonly relationships = USAGE_RECORD_RENDERER.relationships;
+export class UsageRecordSerializer implements ResourceType<UsageRecord> {
+  readonly type = 'usage-records';
+  readonly relationships = {
+    'subscription-item': {
+      kind: 'one',
+      type: 'subscription-items',
+      id: (record: UsageRecord) => record.subscriptionItemId,
+    },
+  } as const;
   readonly list = {
     filters: {
       subscription_item_id: filterParsers.id,
@@ -23,22 +25,17 @@ export class UsageRecordSerializer
     defaultSort: '-created_at',
   };
 
-  constructor(
-    usage: UsageRecordService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(usage);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
-
   id(record: UsageRecord) {
-    return USAGE_RECORD_RENDERER.id(record);
+    return String(record.id);
   }
 
   attributes(record: UsageRecord) {
-    return USAGE_RECORD_RENDERER.attributes(record);
+    return {
+      subscription_item_id: record.subscriptionItemId,
+      quantity: record.quantity,
+      action: record.action,
+      created_at: formatTimestamp(record.createdAt),
+      updated_at: formatTimestamp(record.updatedAt),
+    };
   }
 }

@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { registerResources } from '../../http/json-api/resource';
+import { StorageModule } from '../../storage/storage.module';
 import { StoreModule } from '../store/store.module';
 import { CatalogService } from './catalog.service';
-import { StorageModule } from '../../storage/storage.module';
+import { FileReader } from './file.reader';
 import { FileContentMover } from './file-content-mover';
 import { FileController } from './file.controller';
 import { CatalogFile, FileContent } from './file.entity';
 import { FileRepository } from './file.repository';
 import { FileSerializer } from './file.serializer';
 import { FileService } from './file.service';
+import { PriceReader } from './price.reader';
 import { PriceController } from './price.controller';
 import { Price } from './price.entity';
 import { PriceRepository } from './price.repository';
@@ -53,12 +56,28 @@ import { VariantService } from './variant.service';
     VariantService,
     PriceService,
     FileService,
-    FileContentMover,
     CatalogService,
+    FileContentMover,
     ProductSerializer,
     VariantSerializer,
     PriceSerializer,
     FileSerializer,
+    PriceReader,
+    FileReader,
+    registerResources(
+      {
+        type: 'products',
+        serializer: ProductSerializer,
+        reader: ProductService,
+      },
+      {
+        type: 'variants',
+        serializer: VariantSerializer,
+        reader: VariantService,
+      },
+      { type: 'prices', serializer: PriceSerializer, reader: PriceReader },
+      { type: 'files', serializer: FileSerializer, reader: FileReader },
+    ),
   ],
   exports: [
     CatalogService,
@@ -66,6 +85,7 @@ import { VariantService } from './variant.service';
     VariantService,
     PriceService,
     FileService,
+    FileReader,
   ],
 })
 export class CatalogModule {}

@@ -11,12 +11,12 @@ import {
 } from '@nestjs/common';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
 import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import {
   JsonApiBody,
@@ -24,7 +24,7 @@ import {
 } from '../../http/json-api/write-document';
 import { FILE_UPDATE, FILE_UPLOAD } from './file.dto';
 import type { FileUpdateAttributes, FileUploadAttributes } from './file.dto';
-import { fileTooLarge, malformedUpload } from './file.errors';
+import { CatalogErrors } from './catalog.errors';
 import { FileSerializer } from './file.serializer';
 import { FileService } from './file.service';
 
@@ -40,25 +40,17 @@ export class FileController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.files, query);
-    const page = await this.files.findPage(principal, listQuery);
-    return this.jsonApi.list(this.files, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.files, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.files, query);
-    const file = await this.files.findOne(principal, id);
-    if (!file) throw AppError.notFound();
-    return this.jsonApi.single(this.files, file, principal, include);
+    return this.jsonApi.readOne(this.files, principal, id, query);
   }
 
   /**
@@ -73,41 +65,45 @@ export class FileController {
     @Req() request: FastifyRequest,
   ) {
     if (!request.isMultipart())
-      throw malformedUpload(
+      throw CatalogErrors.malformedUpload(
         'Upload a file as multipart/form-data with a "data" field and then a "file" part.',
       );
     // A declared length past the limit (with room for the parts' headers
     // and the data field) is refused before a byte is read.
     const declared = Number(request.headers['content-length']);
     if (declared > this.service.maxUploadBytes + UPLOAD_OVERHEAD_BYTES)
-      throw fileTooLarge(this.service.maxUploadBytes, true);
+      throw CatalogErrors.fileTooLarge(this.service.maxUploadBytes, true);
     let document: WriteDocument<FileUploadAttributes> | null = null;
     try {
       for await (const part of request.parts()) {
         if (part.type === 'field') {
           if (part.fieldname !== 'data' || document)
-            throw malformedUpload(
+            throw CatalogErrors.malformedUpload(
               `Unexpected field "${part.fieldname}": send one "data" field, then the "file" part.`,
             );
           let body: unknown;
           try {
             body = JSON.parse(String(part.value));
           } catch {
-            throw malformedUpload('The "data" field is not valid JSON.');
+            throw CatalogErrors.malformedUpload(
+              'The "data" field is not valid JSON.',
+            );
           }
           document = parseWriteDocument(body, FILE_UPLOAD);
           continue;
         }
         if (part.fieldname !== 'file')
-          throw malformedUpload(`Unexpected file part "${part.fieldname}".`);
+          throw CatalogErrors.malformedUpload(
+            `Unexpected file part "${part.fieldname}".`,
+          );
         if (!document)
-          throw malformedUpload(
+          throw CatalogErrors.malformedUpload(
             'The "data" field must come before the "file" part.',
           );
         const variantId = parseIntegerId(
           String(document.relationships.variant),
         );
-        if (variantId === null) throw AppError.relatedNotFound('variant');
+        if (variantId === null) throw CatalogErrors.variantNotFound();
         const file = await this.service.upload(
           principal,
           variantId,
@@ -121,22 +117,20 @@ export class FileController {
       }
     } catch (error) {
       if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE')
-        throw fileTooLarge(this.service.maxUploadBytes);
+        throw CatalogErrors.fileTooLarge(this.service.maxUploadBytes);
       throw error;
     }
-    throw malformedUpload('The upload has no "file" part.');
+    throw CatalogErrors.malformedUpload('The upload has no "file" part.');
   }
 
   /** Extension: the name buyers see and the position among the variant's files. */
   @Patch(':id')
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody(FILE_UPDATE) body: WriteDocument<FileUpdateAttributes>,
   ) {
-    const fileId = parseIntegerId(id);
-    if (fileId === null) throw AppError.notFound();
-    const file = await this.service.update(principal, fileId, body.attributes);
+    const file = await this.service.update(principal, id, body.attributes);
     return this.jsonApi.single(this.files, file, principal);
   }
 
@@ -145,10 +139,8 @@ export class FileController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
   ) {
-    const fileId = parseIntegerId(id);
-    if (fileId === null) throw AppError.notFound();
-    await this.service.remove(principal, fileId);
+    await this.service.remove(principal, id);
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
-import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { scoped } from '../../database/tenancy';
+import { CatalogScope, loadPage } from './catalog-scope';
 import { CatalogFile, FileContent } from './file.entity';
 
 const COLUMNS = {
@@ -20,7 +21,7 @@ export class FileRepository {
 
   findInScope(scope: CatalogScope, ids: number[]): Promise<CatalogFile[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return whereInScope(
+    return scoped(
       this.files
         .createQueryBuilder('file')
         .where('file.id IN (:...ids)', { ids })
@@ -44,7 +45,7 @@ export class FileRepository {
     scope: CatalogScope,
     variantIds: FilterValue[],
   ): Promise<CatalogFile[]> {
-    return whereInScope(
+    return scoped(
       this.files
         .createQueryBuilder('file')
         .where('file.variant_id IN (:...variantIds)', { variantIds })
@@ -85,7 +86,7 @@ export class FileRepository {
     scope: CatalogScope,
     id: number,
   ): Promise<CatalogFile | null> {
-    return whereInScope(
+    return scoped(
       manager
         .getRepository(CatalogFile)
         .createQueryBuilder('file')

@@ -1,26 +1,20 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { filterParsers } from '../../common/list-query';
 import { SignedUrls } from '../../common/signed-urls.service';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { formatFileSize } from './catalog-format';
 import { CatalogFile } from './file.entity';
-import { FileService } from './file.service';
 
 /** Download links live this long (reference: `download_url` expires after 1 hour). */
 const DOWNLOAD_TTL_SECONDS = 3600;
 
 /** JSON:API `files`: 13 attributes with camelCase timestamps, as the reference has them. */
 @Injectable()
-export class FileSerializer
-  extends IntegerIdFinders<CatalogFile>
-  implements ResourceType<CatalogFile>, OnModuleInit
-{
+export class FileSerializer implements ResourceType<CatalogFile> {
   readonly type = 'files';
   readonly relationships = {
     variant: {
@@ -36,18 +30,10 @@ export class FileSerializer
   };
 
   constructor(
-    private readonly files: FileService,
-    private readonly jsonApi: JsonApi,
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    super(files);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
+  ) {}
 
   id(file: CatalogFile) {
     return String(file.id);
@@ -79,15 +65,5 @@ export class FileSerializer
       test_mode: file.testMode,
       sha256: file.sha256,
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<CatalogFile[]> {
-    if (filter !== 'variant_id')
-      throw new Error(`files cannot be listed by ${filter}`);
-    return this.files.findByVariants(principal, values);
   }
 }

@@ -3,7 +3,6 @@ import { extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
@@ -11,9 +10,9 @@ import { FILE_STORAGE } from '../../storage/file-storage';
 import type { ByteRange, FileStorage } from '../../storage/file-storage';
 import { CatalogScope } from './catalog-scope';
 import { CatalogFile, FileStatus } from './file.entity';
-import { emptyFile, fileTooLarge, invalidFileName } from './file.errors';
 import { FileRepository } from './file.repository';
 import { VariantRepository } from './variant.repository';
+import { CatalogErrors } from './catalog.errors';
 
 export interface NewFile {
   /** File name as buyers see it, with its extension (e.g. `guide.pdf`). */
@@ -46,11 +45,11 @@ export function fileStorageKey(file: { storeId: number; identifier: string }) {
 }
 
 /** A buyer-facing name: no path separators or control characters (they end up in headers). */
-export function checkFileName(raw: string, pointer?: string): string {
+export function checkFileName(raw: string): string {
   const name = raw.trim();
   // eslint-disable-next-line no-control-regex
   if (!name || name.length > 255 || /[/\\\u0000-\u001f\u007f]/.test(name))
-    throw invalidFileName(pointer);
+    throw CatalogErrors.invalidFileName();
   return name;
 }
 
@@ -77,7 +76,7 @@ class Inspector extends Transform {
   ) {
     this.bytesSeen += chunk.length;
     if (this.bytesSeen > this.maxBytes)
-      return done(fileTooLarge(this.maxBytes));
+      return done(CatalogErrors.fileTooLarge(this.maxBytes));
     this.hash.update(chunk);
     if (this.headLength < SNIFF_BYTES) {
       const part = chunk.subarray(0, SNIFF_BYTES - this.headLength);
@@ -153,7 +152,7 @@ export class FileService {
     const [variant] = await this.variants.findInScope(scope, [variantId]);
     if (!variant) {
       source.resume();
-      throw AppError.relatedNotFound('variant');
+      throw CatalogErrors.variantNotFound();
     }
     const identifier = randomUUID();
     const key = fileStorageKey({ storeId: variant.storeId, identifier });
@@ -161,7 +160,7 @@ export class FileService {
     source.once('error', (error) => inspector.destroy(error));
     await this.storage.putStream(key, source.pipe(inspector));
     try {
-      if (inspector.bytesSeen === 0) throw emptyFile();
+      if (inspector.bytesSeen === 0) throw CatalogErrors.emptyFile();
       const contentType =
         input.contentType ?? (await sniffContentType(inspector.head));
       return await this.transactions.run(async (manager) => {
@@ -170,7 +169,7 @@ export class FileService {
           scope,
           variantId,
         );
-        if (!locked) throw AppError.relatedNotFound('variant');
+        if (!locked) throw CatalogErrors.variantNotFound();
         return this.files.insert(manager, {
           identifier,
           storeId: locked.storeId,
@@ -273,25 +272,6 @@ export class FileService {
   /** The files a variant delivers, in order, optionally as they were offered at `at`. */
   findDeliverable(variantId: number, at: Date): Promise<CatalogFile[]> {
     return this.files.findDeliverable(variantId, at);
-  }
-
-  async findOne(scope: CatalogScope, id: number): Promise<CatalogFile | null> {
-    return (await this.files.findInScope(scope, [id]))[0] ?? null;
-  }
-
-  findMany(scope: CatalogScope, ids: number[]): Promise<CatalogFile[]> {
-    return this.files.findInScope(scope, ids);
-  }
-
-  findPage(scope: CatalogScope, query: ListQuery): Promise<Page<CatalogFile>> {
-    return this.files.findPage(scope, query);
-  }
-
-  findByVariants(
-    scope: CatalogScope,
-    ids: FilterValue[],
-  ): Promise<CatalogFile[]> {
-    return this.files.findByVariants(scope, ids);
   }
 
   private async removeObject(key: string): Promise<void> {

@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { PRICE_CREATE } from './catalog.dto';
@@ -22,25 +22,17 @@ export class PriceController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.prices, query);
-    const page = await this.prices.findPage(principal, listQuery);
-    return this.jsonApi.list(this.prices, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.prices, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.prices, query);
-    const price = await this.prices.findOne(principal, id);
-    if (!price) throw AppError.notFound();
-    return this.jsonApi.single(this.prices, price, principal, include);
+    return this.jsonApi.readOne(this.prices, principal, id, query);
   }
 
   @Post()

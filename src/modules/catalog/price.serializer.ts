@@ -1,18 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { Price } from './price.entity';
-import { PriceService } from './price.service';
 
 /** JSON:API `prices`: 19 attributes, no `test_mode` (reference section 4). */
 @Injectable()
-export class PriceSerializer
-  extends IntegerIdFinders<Price>
-  implements ResourceType<Price>, OnModuleInit
-{
+export class PriceSerializer implements ResourceType<Price> {
   readonly type = 'prices';
   readonly relationships = {
     variant: {
@@ -26,17 +20,6 @@ export class PriceSerializer
     sorts: ['created_at', 'updated_at'],
     defaultSort: '-created_at',
   };
-
-  constructor(
-    private readonly prices: PriceService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(prices);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(price: Price) {
     return String(price.id);
@@ -64,15 +47,5 @@ export class PriceSerializer
       created_at: formatTimestamp(price.createdAt),
       updated_at: formatTimestamp(price.updatedAt),
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<Price[]> {
-    if (filter !== 'variant_id')
-      throw new Error(`prices cannot be listed by ${filter}`);
-    return this.prices.findByVariants(principal, values);
   }
 }

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Transactions } from '../../database/transactions';
 import { CatalogScope } from './catalog-scope';
 import { Price } from './price.entity';
 import { normalizePrice, PriceInput } from './price-rules';
 import { PriceRepository } from './price.repository';
 import { VariantRepository } from './variant.repository';
+import { CatalogErrors } from './catalog.errors';
 
 @Injectable()
 export class PriceService {
@@ -32,7 +31,7 @@ export class PriceService {
         variantId === null
           ? null
           : await this.variants.lockInScope(manager, scope, variantId);
-      if (!variant) throw AppError.relatedNotFound('variant');
+      if (!variant) throw CatalogErrors.variantNotFound();
       const price = await this.prices.insert(manager, {
         ...fields,
         storeId: variant.storeId,
@@ -43,21 +42,5 @@ export class PriceService {
       await this.variants.save(manager, variant);
       return price;
     });
-  }
-
-  async findOne(scope: CatalogScope, id: number): Promise<Price | null> {
-    return (await this.prices.findInScope(scope, [id]))[0] ?? null;
-  }
-
-  findMany(scope: CatalogScope, ids: number[]): Promise<Price[]> {
-    return this.prices.findInScope(scope, ids);
-  }
-
-  findPage(scope: CatalogScope, query: ListQuery): Promise<Page<Price>> {
-    return this.prices.findPage(scope, query);
-  }
-
-  findByVariants(scope: CatalogScope, ids: FilterValue[]): Promise<Price[]> {
-    return this.prices.findByVariants(scope, ids);
   }
 }

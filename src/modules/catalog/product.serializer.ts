@@ -1,21 +1,16 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
+import { Inject, Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatMoney } from '../../common/money';
-import { Principal } from '../../common/principal';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { formatStatus } from './catalog-format';
-import { ProductService, ProductView } from './product.service';
+import { ProductView } from './product.service';
 
 /** JSON:API `products`: 19 attributes (reference section 4). */
 @Injectable()
-export class ProductSerializer
-  extends IntegerIdFinders<ProductView>
-  implements ResourceType<ProductView>, OnModuleInit
-{
+export class ProductSerializer implements ResourceType<ProductView> {
   readonly type = 'products';
   readonly relationships = {
     store: {
@@ -32,17 +27,8 @@ export class ProductSerializer
   };
   private readonly checkoutBaseUrl: string;
 
-  constructor(
-    private readonly products: ProductService,
-    private readonly jsonApi: JsonApi,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    super(products);
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.checkoutBaseUrl = config.http.checkoutBaseUrl;
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
   }
 
   id(product: ProductView) {
@@ -76,15 +62,5 @@ export class ProductSerializer
       updated_at: formatTimestamp(product.updatedAt),
       test_mode: product.testMode,
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<ProductView[]> {
-    if (filter !== 'store_id')
-      throw new Error(`products cannot be listed by ${filter}`);
-    return this.products.findByStores(principal, values);
   }
 }

@@ -1,19 +1,14 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { formatStatus } from './catalog-format';
 import { headlineUnitPrice } from './price-rules';
-import { VariantService, VariantView } from './variant.service';
+import { VariantView } from './variant.service';
 
 /** JSON:API `variants`: 27 attributes, the last ten deprecated and derived from the current price. */
 @Injectable()
-export class VariantSerializer
-  extends IntegerIdFinders<VariantView>
-  implements ResourceType<VariantView>, OnModuleInit
-{
+export class VariantSerializer implements ResourceType<VariantView> {
   readonly type = 'variants';
   readonly relationships = {
     product: {
@@ -36,17 +31,6 @@ export class VariantSerializer
     sorts: ['sort', 'name', 'created_at', 'updated_at'],
     defaultSort: 'sort',
   };
-
-  constructor(
-    private readonly variants: VariantService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(variants);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(variant: VariantView) {
     return String(variant.id);
@@ -86,15 +70,5 @@ export class VariantSerializer
       suggested_price: pwyw ? (price.suggestedPrice ?? 0) : 0,
       download_limit: variant.downloadLimit,
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<VariantView[]> {
-    if (filter !== 'product_id' && filter !== 'status')
-      throw new Error(`variants cannot be listed by ${filter}`);
-    return this.variants.findByFilter(principal, filter, values);
   }
 }

@@ -1,5 +1,4 @@
 import { Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
@@ -36,24 +35,17 @@ export class CheckoutController {
   }
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
+  /** Checkout ids are UUIDs: the reader finds nothing for anything else. */
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const checkout = await this.serializer.findOne(principal, id);
-    if (!checkout) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, checkout, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 }

@@ -16,6 +16,7 @@ import { HostedCheckoutController } from './hosted-checkout.controller';
 import { HostedCheckoutService } from './hosted-checkout.service';
 import { PurchaseExtensions } from './purchase-extension';
 import { PurchaseService } from './purchase.service';
+import { registerResources } from '../../http/json-api/resource';
 
 /**
  * Checkouts, the hosted checkout page and the purchase. Billing and
@@ -39,6 +40,13 @@ import { PurchaseService } from './purchase.service';
     PurchaseService,
     PurchaseExtensions,
     HostedCheckoutService,
+    registerResources({
+      type: 'checkouts',
+      serializer: CheckoutSerializer,
+      reader: CheckoutService,
+      // UUIDs: the service finds nothing for anything else.
+      parseId: (raw: string) => raw,
+    }),
   ],
   exports: [PurchaseExtensions, PurchaseService],
 })

@@ -8,11 +8,13 @@ import { JsonApi } from '../../http/json-api/json-api.service';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
+import { OrderSerializer } from '../order/order.serializer';
 import { isCardDeclined } from '../payment/payment.errors';
 import {
   HostedCheckoutService,
   HostedResponse,
 } from './hosted-checkout.service';
+import { CheckoutErrors } from './checkout.errors';
 
 // Pages are self-contained: inline styles, images from anywhere, no scripts.
 const CSP =
@@ -34,6 +36,7 @@ export class HostedCheckoutController {
     private readonly hosted: HostedCheckoutService,
     private readonly purchaseLimits: PurchaseLimiter,
     private readonly jsonApi: JsonApi,
+    private readonly orders: OrderSerializer,
   ) {}
 
   @Get('checkout/:kind/:id')
@@ -138,15 +141,9 @@ export class HostedCheckoutController {
       return '';
     }
     if (response.kind === 'order') {
-      const orders = this.jsonApi.resource('orders');
-      if (!orders) throw new Error('The orders resource is not registered');
       void reply.status(201).header('content-type', JSON_API_MEDIA_TYPE);
-      // The buyer is not an API principal; the document has no includes.
-      return this.jsonApi.single(orders, response.order, {
-        userId: 0,
-        apiKeyId: 0,
-        testMode: response.testMode,
-      });
+      // The buyer is not an API principal: the document has no includes.
+      return this.jsonApi.single(this.orders, response.order);
     }
     void reply
       .status(response.status)
@@ -162,5 +159,5 @@ export class HostedCheckoutController {
 
 function checkoutKind(kind: string): 'custom' | 'buy' {
   if (kind === 'custom' || kind === 'buy') return kind;
-  throw AppError.notFound('No route matches this path.');
+  throw CheckoutErrors.unknownKind();
 }

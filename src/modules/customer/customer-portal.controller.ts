@@ -1,12 +1,12 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import { Public } from '../../http/auth/public.decorator';
 import { HtmlPage } from '../../http/html/html-page.decorator';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { renderCustomerPortal } from './customer-portal.page';
 import { CustomerService } from './customer.service';
+import { CustomerErrors } from './customer.errors';
 
 /** The page behind `urls.customer_portal`: the signed link is the credential. */
 @Controller('portal/customers')
@@ -18,11 +18,11 @@ export class CustomerPortalController {
 
   @Get(':id')
   @HtmlPage()
-  async page(@Param('id') id: string): Promise<string> {
-    const customerId = parseIntegerId(id);
-    const portal =
-      customerId === null ? null : await this.customers.portal(customerId);
-    if (!portal) throw AppError.notFound('This customer does not exist.');
+  async page(
+    @Param('id', new IntegerIdPipe(CustomerErrors.portalNotFound)) id: number,
+  ): Promise<string> {
+    const portal = await this.customers.portal(id);
+    if (!portal) throw CustomerErrors.portalNotFound();
     return renderCustomerPortal(portal);
   }
 }

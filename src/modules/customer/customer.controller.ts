@@ -7,12 +7,11 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import {
@@ -56,7 +55,7 @@ export class CustomerController {
   @Patch(':id')
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody({
       type: 'customers',
       attributes: UpdateCustomerAttributes,
@@ -64,35 +63,25 @@ export class CustomerController {
     })
     body: WriteDocument<UpdateCustomerAttributes>,
   ) {
-    const customerId = parseIntegerId(id);
-    if (customerId === null) throw AppError.notFound();
     const customer = await this.customers.update(
       principal,
-      customerId,
+      id,
       body.attributes,
     );
     return this.jsonApi.single(this.serializer, customer, principal);
   }
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const customer = await this.serializer.findOne(principal, id);
-    if (!customer) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, customer, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 }

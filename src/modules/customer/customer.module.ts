@@ -7,6 +7,7 @@ import { Customer } from './customer.entity';
 import { CustomerRepository } from './customer.repository';
 import { CustomerSerializer } from './customer.serializer';
 import { CustomerService } from './customer.service';
+import { registerResources } from '../../http/json-api/resource';
 
 /** Customers; the order, billing and licensing modules register activity sources here. */
 @Module({
@@ -17,6 +18,11 @@ import { CustomerService } from './customer.service';
     CustomerService,
     CustomerSerializer,
     CustomerActivity,
+    registerResources({
+      type: 'customers',
+      serializer: CustomerSerializer,
+      reader: CustomerService,
+    }),
   ],
   exports: [CustomerService, CustomerActivity],
 })

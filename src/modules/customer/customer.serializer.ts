@@ -1,11 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { CustomerStatus } from './customer.entity';
-import { CustomerService, CustomerView } from './customer.service';
+import { CustomerView } from './customer.service';
 
 const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 // Revenue and MRR are USD by definition (spec 2.5), whatever the store's currency.
@@ -27,10 +25,7 @@ export const formatUsd = (cents: number) => USD.format(cents / 100);
 
 /** JSON:API `customers`: the reference's 17 attributes, in its order. */
 @Injectable()
-export class CustomerSerializer
-  extends IntegerIdFinders<CustomerView>
-  implements ResourceType<CustomerView>, OnModuleInit
-{
+export class CustomerSerializer implements ResourceType<CustomerView> {
   readonly type = 'customers';
   readonly relationships = {
     store: {
@@ -55,17 +50,6 @@ export class CustomerSerializer
     sorts: ['created_at', 'updated_at'],
     defaultSort: '-createdAt',
   };
-
-  constructor(
-    private readonly customers: CustomerService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(customers);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(customer: CustomerView) {
     return String(customer.id);
@@ -95,16 +79,5 @@ export class CustomerSerializer
       updated_at: formatTimestamp(customer.updatedAt),
       test_mode: customer.testMode,
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<CustomerView[]> {
-    if (filter !== 'store_id' && filter !== 'email') {
-      throw new Error(`customers cannot be listed by ${filter}`);
-    }
-    return this.customers.findByFilter(principal, filter, values);
   }
 }

@@ -9,7 +9,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { ByteRange } from '../../storage/file-storage';
 import { CatalogFile } from '../catalog/file.entity';
 import { formatFileSize } from '../catalog/catalog-format';
-import { rangeNotSatisfiable } from '../catalog/file.errors';
+import { CatalogErrors } from '../catalog/catalog.errors';
 import { FileService } from '../catalog/file.service';
 import {
   CustomerActivity,
@@ -18,12 +18,7 @@ import {
   PortalDownload,
   PortalLists,
 } from '../customer/customer-activity';
-import {
-  downloadLimitReached,
-  fileUnavailable,
-  orderNotPaid,
-  orderRefunded,
-} from './delivery.errors';
+import { DeliveryErrors } from './delivery.errors';
 import { DeliveryItem, DeliveryRepository } from './delivery.repository';
 
 /** A buyer's download link lives this long; pages and e-mails sign fresh ones on each view. */
@@ -153,7 +148,7 @@ export class DeliveryService implements CustomerActivitySource, OnModuleInit {
     const file = await this.files.findByIdentifier(identifier);
     if (!file) throw AppError.notFound();
     if (itemId === null) {
-      if (file.deletedAt) throw fileUnavailable();
+      if (file.deletedAt) throw DeliveryErrors.fileUnavailable();
     } else {
       await this.admit(file, itemId, rangeHeader);
     }
@@ -164,7 +159,7 @@ export class DeliveryService implements CustomerActivitySource, OnModuleInit {
     if (presigned) return { kind: 'redirect', url: presigned, file };
     const range = parseRange(file.size, rangeHeader);
     const opened = await this.files.open(file, range);
-    if (!opened) throw fileUnavailable();
+    if (!opened) throw DeliveryErrors.fileUnavailable();
     return { kind: 'stream', file, stream: opened.stream, range };
   }
 
@@ -175,8 +170,8 @@ export class DeliveryService implements CustomerActivitySource, OnModuleInit {
   ): Promise<void> {
     const item = await this.repository.findItem(itemId);
     if (!item || !this.delivers(item, file)) throw AppError.notFound();
-    if (item.orderStatus === 'refunded') throw orderRefunded();
-    if (item.orderStatus !== 'paid') throw orderNotPaid();
+    if (item.orderStatus === 'refunded') throw DeliveryErrors.orderRefunded();
+    if (item.orderStatus !== 'paid') throw DeliveryErrors.orderNotPaid();
     if (
       resumes(rangeHeader) &&
       item.lastDownloadedAt &&
@@ -185,7 +180,8 @@ export class DeliveryService implements CustomerActivitySource, OnModuleInit {
     )
       return;
     const counted = await this.repository.count(item.id, item.downloadLimit);
-    if (counted === null) throw downloadLimitReached(item.downloadLimit!);
+    if (counted === null)
+      throw DeliveryErrors.downloadLimitReached(item.downloadLimit!);
   }
 
   private delivers(item: DeliveryItem, file: CatalogFile): boolean {
@@ -213,7 +209,7 @@ export function parseRange(
 ): ByteRange | null {
   if (!header) return null;
   const ranges = rangeParser(size, header, { combine: true });
-  if (ranges === -1) throw rangeNotSatisfiable(size);
+  if (ranges === -1) throw CatalogErrors.rangeNotSatisfiable(size);
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1)
     return null;
   return { start: ranges[0].start, end: ranges[0].end };

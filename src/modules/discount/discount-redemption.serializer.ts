@@ -1,18 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { DiscountRedemption } from './discount-redemption.entity';
-import { DiscountService } from './discount.service';
 
 /** JSON:API `discount-redemptions`: 9 attributes, no `test_mode` (as upstream). */
 @Injectable()
-export class DiscountRedemptionSerializer
-  extends IntegerIdFinders<DiscountRedemption>
-  implements ResourceType<DiscountRedemption>, OnModuleInit
-{
+export class DiscountRedemptionSerializer implements ResourceType<DiscountRedemption> {
   readonly type = 'discount-redemptions';
   readonly relationships = {
     discount: {
@@ -32,22 +26,6 @@ export class DiscountRedemptionSerializer
     defaultSort: '-createdAt',
   };
 
-  constructor(
-    private readonly discounts: DiscountService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    // DiscountService serves two resource types; these are its finders for this one.
-    super({
-      findMany: (principal, ids) => discounts.findRedemptions(principal, ids),
-      findPage: (principal, query) =>
-        discounts.findRedemptionPage(principal, query),
-    });
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
-
   id(redemption: DiscountRedemption) {
     return String(redemption.id);
   }
@@ -64,15 +42,5 @@ export class DiscountRedemptionSerializer
       created_at: formatTimestamp(redemption.createdAt),
       updated_at: formatTimestamp(redemption.updatedAt),
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ) {
-    if (filter !== 'discount_id' && filter !== 'order_id')
-      throw new Error(`discount-redemptions cannot be listed by ${filter}`);
-    return this.discounts.findRedemptionsBy(principal, filter, values);
   }
 }

@@ -7,12 +7,11 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { CreateDiscountAttributes } from './discount.dto';
@@ -45,35 +44,25 @@ export class DiscountController {
   }
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const discount = await this.serializer.findOne(principal, id);
-    if (!discount) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, discount, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Delete(':id')
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
   ): Promise<void> {
-    const discountId = parseIntegerId(id);
-    if (discountId === null) throw AppError.notFound();
-    await this.discounts.delete(principal, discountId);
+    await this.discounts.delete(principal, id);
   }
 }

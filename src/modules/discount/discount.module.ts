@@ -9,6 +9,8 @@ import { Discount } from './discount.entity';
 import { DiscountRepository } from './discount.repository';
 import { DiscountSerializer } from './discount.serializer';
 import { DiscountService } from './discount.service';
+import { DiscountRedemptionReader, DiscountReader } from './discount.reader';
+import { registerResources } from '../../http/json-api/resource';
 
 /** Discounts and their redemptions; the checkout applies and redeems them. */
 @Module({
@@ -22,6 +24,20 @@ import { DiscountService } from './discount.service';
     DiscountService,
     DiscountSerializer,
     DiscountRedemptionSerializer,
+    DiscountReader,
+    DiscountRedemptionReader,
+    registerResources(
+      {
+        type: 'discounts',
+        serializer: DiscountSerializer,
+        reader: DiscountReader,
+      },
+      {
+        type: 'discount-redemptions',
+        serializer: DiscountRedemptionSerializer,
+        reader: DiscountRedemptionReader,
+      },
+    ),
   ],
   exports: [DiscountService],
 })

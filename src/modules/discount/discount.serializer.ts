@@ -1,20 +1,14 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { DiscountView } from './discount.entity';
-import { DiscountService } from './discount.service';
 
 const STATUS_LABELS = { draft: 'Draft', published: 'Published' } as const;
 
 /** JSON:API `discounts`: 17 attributes. */
 @Injectable()
-export class DiscountSerializer
-  extends IntegerIdFinders<DiscountView>
-  implements ResourceType<DiscountView>, OnModuleInit
-{
+export class DiscountSerializer implements ResourceType<DiscountView> {
   readonly type = 'discounts';
   readonly relationships = {
     store: { kind: 'one', type: 'stores', id: (d: DiscountView) => d.storeId },
@@ -34,17 +28,6 @@ export class DiscountSerializer
     sorts: ['created_at', 'updated_at', 'name', 'code'],
     defaultSort: 'createdAt',
   };
-
-  constructor(
-    private readonly discounts: DiscountService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(discounts);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(discount: DiscountView) {
     return String(discount.id);
@@ -70,15 +53,5 @@ export class DiscountSerializer
       updated_at: formatTimestamp(discount.updatedAt),
       test_mode: discount.testMode,
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ) {
-    if (filter !== 'store_id')
-      throw new Error(`discounts cannot be listed by ${filter}`);
-    return this.discounts.findByStores(principal, values);
   }
 }

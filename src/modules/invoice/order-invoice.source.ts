@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { orderStatusLabel } from '../order/order-status';
-import { OrderService } from '../order/order.service';
+import { OrderItemReader, OrderReader } from '../order/order.reader';
 import { StoreService } from '../store/store.service';
 import { InvoiceSource, InvoiceSources } from './invoice-source';
 import { invoiceStore } from './invoice-store';
@@ -13,7 +13,8 @@ export class OrderInvoiceSource implements InvoiceSource, OnModuleInit {
   readonly type = 'orders';
 
   constructor(
-    private readonly orders: OrderService,
+    private readonly orders: OrderReader,
+    private readonly items: OrderItemReader,
     private readonly stores: StoreService,
     private readonly sources: InvoiceSources,
   ) {}
@@ -26,7 +27,7 @@ export class OrderInvoiceSource implements InvoiceSource, OnModuleInit {
     const order = await this.orders.findOne(principal, id);
     if (!order) return null;
     const [items, store] = await Promise.all([
-      this.orders.findItemsBy(principal, 'order_id', [id]),
+      this.items.findByFilter(principal, 'order_id', [id]),
       this.stores.findOne(principal, order.storeId),
     ]);
     if (!store) return null;

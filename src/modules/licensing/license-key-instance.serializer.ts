@@ -1,17 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { LicenseKeyInstance } from './license-key-instance.entity';
-import { LicenseKeyService } from './license-key.service';
 
 /** JSON:API `license-key-instances`: 5 attributes. */
 @Injectable()
-export class LicenseKeyInstanceSerializer
-  extends IntegerIdFinders<LicenseKeyInstance>
-  implements ResourceType<LicenseKeyInstance>, OnModuleInit
-{
+export class LicenseKeyInstanceSerializer implements ResourceType<LicenseKeyInstance> {
   readonly type = 'license-key-instances';
   readonly relationships = {
     'license-key': {
@@ -25,24 +20,6 @@ export class LicenseKeyInstanceSerializer
     sorts: ['id'],
     defaultSort: 'id',
   };
-
-  constructor(
-    keys: LicenseKeyService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    // LicenseKeyService serves two resource types; these are its finders for this one.
-    super({
-      findOne: (principal, id) => keys.findInstance(principal, id),
-      findMany: (principal, ids) => keys.findInstances(principal, ids),
-      findPage: (principal, query) => keys.findInstancesPage(principal, query),
-      findByFilter: (principal, filter, values) =>
-        keys.findInstancesByFilter(principal, filter, values),
-    });
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(instance: LicenseKeyInstance) {
     return String(instance.id);

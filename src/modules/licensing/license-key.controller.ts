@@ -1,10 +1,9 @@
 import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { UpdateLicenseKeyAttributes } from './license-key.dto';
@@ -20,31 +19,23 @@ export class LicenseKeyController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const key = await this.serializer.findOne(principal, id);
-    if (!key) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, key, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Patch(':id')
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody({
       type: 'license-keys',
       attributes: UpdateLicenseKeyAttributes,
@@ -52,10 +43,8 @@ export class LicenseKeyController {
     })
     body: WriteDocument<UpdateLicenseKeyAttributes>,
   ) {
-    const keyId = parseIntegerId(id);
-    if (keyId === null) throw AppError.notFound();
     const { attributes } = body;
-    const key = await this.keys.update(principal, keyId, {
+    const key = await this.keys.update(principal, id, {
       activationLimit: attributes.activation_limit,
       expiresAt: attributes.expires_at,
       disabled: attributes.disabled,

@@ -8,9 +8,7 @@ import { Principal } from '../../common/principal';
 import { parseTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
 import { Outbox } from '../webhooks/outbox';
-import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKey } from './license-key.entity';
-import { licenseKeyRenderer } from './license-key.renderer';
 import { LicenseKeyRepository, Scope } from './license-key.repository';
 import {
   licenseExpiry,
@@ -18,6 +16,7 @@ import {
   licenseKeyStatus,
   LicenseLengthUnit,
 } from './license-key.state';
+import { LicenseKeyErrors } from './license-key.errors';
 
 /** A license key as read: the entity plus its status at the time of reading. */
 export type LicenseKeyView = LicenseKey & { status: LicenseKeyStatus };
@@ -63,7 +62,8 @@ export interface LicenseKeyChanges {
   disabled?: boolean;
 }
 
-const scopeOf = (principal: Principal): Scope => ({
+/** The caller's license keys: its stores' keys in its mode. */
+export const scopeOf = (principal: Principal): Scope => ({
   userId: principal.userId,
   testMode: principal.testMode,
 });
@@ -132,7 +132,7 @@ export class LicenseKeyService {
         name: 'license_key_created',
         storeId: key.storeId,
         testMode: key.testMode,
-        resource: licenseKeyRenderer,
+        resource: 'license-keys',
         record: key,
         customData: input.customData,
       });
@@ -220,10 +220,7 @@ export class LicenseKeyService {
       expiresAt =
         changes.expiresAt === null ? null : parseTimestamp(changes.expiresAt);
       if (expiresAt === null && changes.expiresAt !== null) {
-        throw AppError.attribute(
-          'expires_at',
-          'The expires_at must be an ISO 8601 date-time with a time zone, or null.',
-        );
+        throw LicenseKeyErrors.invalidExpiry();
       }
     }
     return this.transactions.run(async (manager) => {
@@ -249,41 +246,8 @@ export class LicenseKeyService {
       name: 'license_key_updated',
       storeId: key.storeId,
       testMode: key.testMode,
-      resource: licenseKeyRenderer,
+      resource: 'license-keys',
       record: key,
     });
-  }
-
-  findInstance(
-    principal: Principal,
-    id: number,
-  ): Promise<LicenseKeyInstance | null> {
-    return this.findInstances(principal, [id]).then(([one]) => one ?? null);
-  }
-
-  findInstances(
-    principal: Principal,
-    ids: number[],
-  ): Promise<LicenseKeyInstance[]> {
-    return this.repository.findInstances(scopeOf(principal), ids);
-  }
-
-  findInstancesPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<LicenseKeyInstance>> {
-    return this.repository.findInstancesPage(scopeOf(principal), query);
-  }
-
-  findInstancesByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<LicenseKeyInstance[]> {
-    return this.repository.findInstancesByFilter(
-      scopeOf(principal),
-      filter,
-      values,
-    );
   }
 }

@@ -15,6 +15,8 @@ import { LicenseKey } from './license-key.entity';
 import { LicenseKeyRepository } from './license-key.repository';
 import { LicenseKeySerializer } from './license-key.serializer';
 import { LicenseKeyService } from './license-key.service';
+import { LicenseKeyInstanceReader } from './license-key-instance.reader';
+import { registerResources } from '../../http/json-api/resource';
 
 /** License keys, their instances, and the public License API. */
 @Module({
@@ -37,6 +39,19 @@ import { LicenseKeyService } from './license-key.service';
     LicenseApiService,
     LicenseKeySerializer,
     LicenseKeyInstanceSerializer,
+    LicenseKeyInstanceReader,
+    registerResources(
+      {
+        type: 'license-keys',
+        serializer: LicenseKeySerializer,
+        reader: LicenseKeyService,
+      },
+      {
+        type: 'license-key-instances',
+        serializer: LicenseKeyInstanceSerializer,
+        reader: LicenseKeyInstanceReader,
+      },
+    ),
   ],
   exports: [LicenseKeyService],
 })

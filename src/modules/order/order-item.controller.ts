@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { OrderItemSerializer } from './order-item.serializer';
 
@@ -14,24 +14,16 @@ export class OrderItemController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const item = await this.serializer.findOne(principal, id);
-    if (!item) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, item, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 }

@@ -1,18 +1,29 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
+import { formatTimestamp } from '../../common/timestamps';
+import { ResourceType } from '../../http/json-api/resource';
 import { OrderItem } from './order-item.entity';
-import { orderItemAttributes } from './order.renderer';
-import { OrderService } from './order.service';
+
+/** The 12 keys of `first_order_item` (as the order-items resource, plus `id` and `order_id`). */
+export function orderItemAttributes(item: OrderItem) {
+  return {
+    order_id: item.orderId,
+    product_id: item.productId,
+    variant_id: item.variantId,
+    price_id: item.priceId,
+    product_name: item.productName,
+    variant_name: item.variantName,
+    price: item.price,
+    quantity: item.quantity,
+    created_at: formatTimestamp(item.createdAt),
+    updated_at: formatTimestamp(item.updatedAt),
+    test_mode: item.testMode,
+  };
+}
 
 /** JSON:API `order-items`: 11 attributes. */
 @Injectable()
-export class OrderItemSerializer
-  extends IntegerIdFinders<OrderItem>
-  implements ResourceType<OrderItem>, OnModuleInit
-{
+export class OrderItemSerializer implements ResourceType<OrderItem> {
   readonly type = 'order-items';
   readonly relationships = {
     order: { kind: 'one', type: 'orders', id: (i: OrderItem) => i.orderId },
@@ -37,40 +48,11 @@ export class OrderItemSerializer
     defaultSort: 'id',
   };
 
-  constructor(
-    private readonly orders: OrderService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    // OrderService serves two resource types; these are its finders for this one.
-    super({
-      findMany: (principal, ids) => orders.findItem(principal, ids),
-      findPage: (principal, query) => orders.findItemPage(principal, query),
-    });
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
-
   id(item: OrderItem) {
     return String(item.id);
   }
 
   attributes(item: OrderItem) {
     return orderItemAttributes(item);
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ) {
-    if (
-      filter !== 'order_id' &&
-      filter !== 'product_id' &&
-      filter !== 'variant_id'
-    )
-      throw new Error(`order-items cannot be listed by ${filter}`);
-    return this.orders.findItemsBy(principal, filter, values);
   }
 }

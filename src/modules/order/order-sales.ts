@@ -13,7 +13,7 @@ import {
   StoreSalesSources,
 } from '../store/store-sales';
 import { orderStatusLabel } from './order-status';
-import { OrderRenderer } from './order.renderer';
+import { OrderReceipts } from './order-receipts';
 import { OrderRepository } from './order.repository';
 
 const PORTAL_ORDERS = 50;
@@ -29,7 +29,7 @@ export class OrderSales
 {
   constructor(
     private readonly orders: OrderRepository,
-    private readonly renderer: OrderRenderer,
+    private readonly receipts: OrderReceipts,
     private readonly activity: CustomerActivity,
     private readonly storeSales: StoreSalesSources,
   ) {}
@@ -71,7 +71,7 @@ export class OrderSales
         receiptUrl:
           order.status === 'failed'
             ? null
-            : this.renderer.receiptUrl(order.identifier),
+            : this.receipts.url(order.identifier),
       })),
     };
   }

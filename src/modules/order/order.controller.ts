@@ -1,10 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { RefundAttributes } from './order.dto';
@@ -20,40 +19,30 @@ export class OrderController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.serializer.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const order = await this.serializer.findOne(principal, id);
-    if (!order) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, order, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Post(':id/refund')
   @HttpCode(200)
   async refund(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody({ type: 'orders', attributes: RefundAttributes, update: true })
     body: WriteDocument<RefundAttributes>,
   ) {
-    const orderId = parseIntegerId(id);
-    if (orderId === null) throw AppError.notFound();
     const order = await this.orders.refund(
       principal,
-      orderId,
+      id,
       body.attributes.amount,
     );
     return this.jsonApi.single(this.serializer, order, principal);

@@ -7,10 +7,12 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OrderItemController } from './order-item.controller';
 import { OrderItem } from './order-item.entity';
 import { OrderItemSerializer } from './order-item.serializer';
+import { registerResources } from '../../http/json-api/resource';
 import { OrderSales } from './order-sales';
 import { OrderController } from './order.controller';
 import { Order } from './order.entity';
-import { OrderRenderer } from './order.renderer';
+import { OrderReceipts } from './order-receipts';
+import { OrderItemReader, OrderReader } from './order.reader';
 import { OrderRepository } from './order.repository';
 import { OrderSerializer } from './order.serializer';
 import { OrderService } from './order.service';
@@ -31,12 +33,22 @@ import { OrderService } from './order.service';
   controllers: [OrderController, OrderItemController],
   providers: [
     OrderRepository,
-    OrderRenderer,
+    OrderReceipts,
     OrderService,
+    OrderReader,
+    OrderItemReader,
     OrderSerializer,
     OrderItemSerializer,
     OrderSales,
+    registerResources(
+      { type: 'orders', serializer: OrderSerializer, reader: OrderReader },
+      {
+        type: 'order-items',
+        serializer: OrderItemSerializer,
+        reader: OrderItemReader,
+      },
+    ),
   ],
-  exports: [OrderService],
+  exports: [OrderService, OrderReader, OrderItemReader, OrderSerializer],
 })
 export class OrderModule {}

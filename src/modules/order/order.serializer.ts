@@ -1,20 +1,34 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
-import { OrderRenderer } from './order.renderer';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
+import { formatMoney } from '../../common/money';
+import { formatTimestamp } from '../../common/timestamps';
+import { ResourceType } from '../../http/json-api/resource';
+import { orderItemAttributes } from './order-item.serializer';
+import { OrderReceipts } from './order-receipts';
+import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';
-import { OrderService } from './order.service';
 
-/** JSON:API `orders`. */
+/** JSON:API `orders`: 38 attributes. */
 @Injectable()
-export class OrderSerializer
-  extends IntegerIdFinders<OrderView>
-  implements ResourceType<OrderView>, OnModuleInit
-{
-  readonly type: string;
-  readonly relationships: OrderRenderer['relationships'];
+export class OrderSerializer implements ResourceType<OrderView> {
+  readonly type = 'orders';
+  readonly relationships = {
+    store: { kind: 'one', type: 'stores', id: (o: OrderView) => o.storeId },
+    customer: {
+      kind: 'one',
+      type: 'customers',
+      id: (o: OrderView) => o.customerId,
+    },
+    'order-items': { kind: 'many', type: 'order-items', filter: 'order_id' },
+    subscriptions: { kind: 'many', type: 'subscriptions', filter: 'order_id' },
+    'license-keys': { kind: 'many', type: 'license-keys', filter: 'order_id' },
+    'discount-redemptions': {
+      kind: 'many',
+      type: 'discount-redemptions',
+      filter: 'order_id',
+    },
+  } as const;
+
   readonly list = {
     filters: {
       store_id: filterParsers.id,
@@ -26,35 +40,56 @@ export class OrderSerializer
     defaultSort: '-createdAt',
   };
 
-  constructor(
-    private readonly renderer: OrderRenderer,
-    private readonly orders: OrderService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(orders);
-    this.type = renderer.type;
-    this.relationships = renderer.relationships;
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
+  constructor(private readonly receipts: OrderReceipts) {}
 
   id(order: OrderView) {
-    return this.renderer.id(order);
+    return String(order.id);
   }
 
   attributes(order: OrderView) {
-    return this.renderer.attributes(order);
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ) {
-    if (filter !== 'store_id' && filter !== 'customer_id')
-      throw new Error(`orders cannot be listed by ${filter}`);
-    return this.orders.findByFilter(principal, filter, values);
+    const money = (cents: number) => formatMoney(cents, order.currency);
+    const item = order.firstItem;
+    return {
+      store_id: order.storeId,
+      customer_id: order.customerId,
+      identifier: order.identifier,
+      order_number: order.orderNumber,
+      user_name: order.userName,
+      user_email: order.userEmail,
+      currency: order.currency,
+      currency_rate: order.currencyRate,
+      tax_name: order.taxName,
+      tax_rate: order.taxRate,
+      tax_inclusive: order.taxInclusive,
+      status: order.status,
+      status_formatted: orderStatusLabel(order.status),
+      refunded: order.status === 'refunded',
+      refunded_at: formatTimestamp(order.refundedAt),
+      subtotal: order.subtotal,
+      discount_total: order.discountTotal,
+      tax: order.tax,
+      setup_fee: order.setupFee,
+      total: order.total,
+      refunded_amount: order.refundedAmount,
+      subtotal_usd: order.subtotalUsd,
+      discount_total_usd: order.discountTotalUsd,
+      tax_usd: order.taxUsd,
+      setup_fee_usd: order.setupFeeUsd,
+      total_usd: order.totalUsd,
+      refunded_amount_usd: order.refundedAmountUsd,
+      subtotal_formatted: money(order.subtotal),
+      discount_total_formatted: money(order.discountTotal),
+      tax_formatted: money(order.tax),
+      setup_fee_formatted: money(order.setupFee),
+      total_formatted: money(order.total),
+      refunded_amount_formatted: money(order.refundedAmount),
+      first_order_item: item
+        ? { id: item.id, ...orderItemAttributes(item) }
+        : null,
+      urls: { receipt: this.receipts.url(order.identifier) },
+      created_at: formatTimestamp(order.createdAt),
+      updated_at: formatTimestamp(order.updatedAt),
+      test_mode: order.testMode,
+    };
   }
 }

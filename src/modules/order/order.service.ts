@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { nextRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
@@ -11,7 +10,7 @@ import { PaymentGateways } from '../payment/payment-gateways';
 import { Outbox } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
 import { Order } from './order.entity';
-import { OrderRenderer } from './order.renderer';
+import { OrderReceipts } from './order-receipts';
 import { OrderRepository, OrderView } from './order.repository';
 
 /** Everything an order row needs at purchase, computed by the checkout's pricing. */
@@ -43,7 +42,7 @@ export type NewOrderItem = Pick<
 export class OrderService {
   constructor(
     private readonly orders: OrderRepository,
-    private readonly renderer: OrderRenderer,
+    private readonly receipts: OrderReceipts,
     private readonly outbox: Outbox,
     private readonly gateways: PaymentGateways,
     private readonly transactions: Transactions,
@@ -115,7 +114,7 @@ export class OrderService {
         name: 'order_created',
         storeId: order.storeId,
         testMode: order.testMode,
-        resource: this.renderer,
+        resource: 'orders',
         record: order,
         customData: order.customData,
       },
@@ -126,57 +125,8 @@ export class OrderService {
     order.orderNumber = numbered.order_number;
   }
 
-  /**
-   * Imports historical orders (one item each) in the caller's transaction:
-   * numbers reserved in one step, rows written with multi-row INSERTs. No
-   * events are recorded: an import is history, not a sale to announce. Used
-   * by data migrations and the 1,000,000-order benchmark seed.
-   */
-  async importBulk(
-    manager: EntityManager,
-    storeId: number,
-    entries: { order: NewOrder; item: NewOrderItem }[],
-    now: Date,
-  ): Promise<number[]> {
-    if (entries.length === 0) return [];
-    if (entries.some((entry) => entry.order.storeId !== storeId))
-      throw new Error('importBulk: every order must belong to the store');
-    const test = entries.filter((entry) => entry.order.testMode).length;
-    const first = await this.orders.reserveOrderNumbers(manager, storeId, {
-      test,
-      live: entries.length - test,
-    });
-    const orderIds = await this.orders.insertMany<Order>(
-      manager,
-      Order,
-      entries.map(({ order }, index) => ({
-        ...order,
-        identifier: randomUUID(),
-        orderNumber: first + index,
-        refundedAt: null,
-        refundedAmount: 0,
-        refundedAmountUsd: 0,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-    await this.orders.insertMany<OrderItem>(
-      manager,
-      OrderItem,
-      entries.map(({ order, item }, index) => ({
-        ...item,
-        orderId: orderIds[index],
-        storeId,
-        testMode: order.testMode,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-    return orderIds;
-  }
-
   receiptUrl(order: Pick<Order, 'identifier'>): string {
-    return this.renderer.receiptUrl(order.identifier);
+    return this.receipts.url(order.identifier);
   }
 
   /**
@@ -215,7 +165,7 @@ export class OrderService {
         name: 'order_refunded',
         storeId: order.storeId,
         testMode: order.testMode,
-        resource: this.renderer,
+        resource: 'orders',
         record: view,
         customData: order.customData,
       });
@@ -223,48 +173,8 @@ export class OrderService {
     });
   }
 
-  async findOne(principal: Principal, id: number): Promise<OrderView | null> {
-    const [order] = await this.orders.findVisible(principal, [id]);
-    return order ?? null;
-  }
-
-  findMany(principal: Principal, ids: number[]): Promise<OrderView[]> {
-    return this.orders.findVisible(principal, ids);
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<OrderView>> {
-    return this.orders.findPage(principal, query);
-  }
-
-  findByFilter(
-    principal: Principal,
-    filter: 'store_id' | 'customer_id',
-    values: FilterValue[],
-  ): Promise<OrderView[]> {
-    return this.orders.findBy(principal, filter, values);
-  }
-
   /** The receipt page's order; the caller has checked the link's signature. */
   findByIdentifier(identifier: string): Promise<OrderView | null> {
     return this.orders.findByIdentifier(identifier);
-  }
-
-  findItem(principal: Principal, ids: number[]): Promise<OrderItem[]> {
-    return this.orders.findItems(principal, ids);
-  }
-
-  findItemPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<OrderItem>> {
-    return this.orders.findItemPage(principal, query);
-  }
-
-  findItemsBy(
-    principal: Principal,
-    filter: 'order_id' | 'product_id' | 'variant_id',
-    values: FilterValue[],
-  ): Promise<OrderItem[]> {
-    return this.orders.findItemsBy(principal, filter, values);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { LIVE_PAYMENT_GATEWAY, PaymentGateway } from './payment-gateway';
 import { TestPaymentGateway } from './test-payment-gateway';
+import { livePaymentsNotConfigured } from './payment.errors';
 
 /** Picks the processor for a record's mode. */
 @Injectable()
@@ -16,8 +16,7 @@ export class PaymentGateways {
   /** Throws 422 in live mode when no live gateway is configured. */
   forMode(testMode: boolean): PaymentGateway {
     if (testMode) return this.test;
-    if (!this.live)
-      throw AppError.unprocessable('Live payments are not configured.');
+    if (!this.live) throw livePaymentsNotConfigured();
     return this.live;
   }
 }

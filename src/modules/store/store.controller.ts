@@ -7,12 +7,11 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import { STORE_CREATE, STORE_UPDATE } from './store.dto';
@@ -50,38 +49,24 @@ export class StoreController {
   @Patch(':id')
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody(STORE_UPDATE) body: WriteDocument<StoreUpdateAttributes>,
   ) {
-    const storeId = parseIntegerId(id);
-    if (storeId === null) throw AppError.notFound();
-    const store = await this.service.update(
-      principal,
-      storeId,
-      body.attributes,
-    );
+    const store = await this.service.update(principal, id, body.attributes);
     return this.jsonApi.single(this.stores, store, principal);
   }
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.stores, query);
-    const page = await this.stores.findPage(principal, listQuery);
-    return this.jsonApi.list(this.stores, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.stores, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.stores, query);
-    const store = await this.stores.findOne(principal, id);
-    if (!store) throw AppError.notFound();
-    return this.jsonApi.single(this.stores, store, principal, include);
+    return this.jsonApi.readOne(this.stores, principal, id, query);
   }
 }

@@ -7,6 +7,7 @@ import { StoreRepository } from './store.repository';
 import { StoreSalesSources } from './store-sales';
 import { StoreSerializer } from './store.serializer';
 import { StoreService } from './store.service';
+import { registerResources } from '../../http/json-api/resource';
 
 /** Stores; the order and billing modules register sales sources here. */
 @Module({
@@ -17,6 +18,11 @@ import { StoreService } from './store.service';
     StoreService,
     StoreSerializer,
     StoreSalesSources,
+    registerResources({
+      type: 'stores',
+      serializer: StoreSerializer,
+      reader: StoreService,
+    }),
   ],
   exports: [StoreService, StoreSalesSources],
 })

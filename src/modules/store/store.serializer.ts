@@ -1,20 +1,15 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { formatTimestamp } from '../../common/timestamps';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { StoreView } from './store-sales';
-import { StoreService } from './store.service';
 
 const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
 /** JSON:API `stores`: 15 attributes, no `test_mode` (stores exist in both modes). */
 @Injectable()
-export class StoreSerializer
-  extends IntegerIdFinders<StoreView>
-  implements ResourceType<StoreView>, OnModuleInit
-{
+export class StoreSerializer implements ResourceType<StoreView> {
   readonly type = 'stores';
   readonly relationships = {
     products: { kind: 'many', type: 'products', filter: 'store_id' },
@@ -31,17 +26,8 @@ export class StoreSerializer
   };
   private readonly checkoutHost: string;
 
-  constructor(
-    stores: StoreService,
-    private readonly jsonApi: JsonApi,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    super(stores);
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.checkoutHost = new URL(config.http.checkoutBaseUrl).host;
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
   }
 
   id(store: StoreView) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import {
   DataSource,
   EntityManager,
@@ -8,9 +8,11 @@ import {
   TransactionCommitEvent,
   TransactionRollbackEvent,
 } from 'typeorm';
+import {
+  RESOURCE_OBJECTS,
+  type ResourceObjects,
+} from '../../common/resource-objects';
 import { transactionQuery } from '../../database/pool-query';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { ResourceRenderer } from '../../http/json-api/resource';
 import { WebhookEventName } from './webhook-events';
 import { WebhookRelayNudge } from './webhook-relay.queue';
 
@@ -18,8 +20,8 @@ export interface OutboxEvent<T> {
   name: WebhookEventName;
   storeId: number;
   testMode: boolean;
-  /** The serializer of the resource the event carries (e.g. the orders serializer). */
-  resource: ResourceRenderer<T>;
+  /** The JSON:API type of the record the event carries (e.g. `orders`). */
+  resource: string;
   /** The record as its GET would show it now; rendered at write time. */
   record: T;
   /** The checkout's `checkout_data.custom`, for order, subscription and license-key events. */
@@ -49,7 +51,7 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
   private readonly pending = new WeakSet<QueryRunner>();
 
   constructor(
-    private readonly jsonApi: JsonApi,
+    @Inject(RESOURCE_OBJECTS) private readonly resources: ResourceObjects,
     private readonly dataSource: DataSource,
     private readonly relay: WebhookRelayNudge,
   ) {}
@@ -63,7 +65,7 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
     manager: EntityManager,
     event: OutboxEvent<T>,
   ): Promise<void> {
-    const data = this.jsonApi.resourceObject(event.resource, event.record);
+    const data = this.resources.render(event.resource, event.record);
     await transactionQuery(
       manager,
       `INSERT INTO webhook_events (name, store_id, test_mode, data, custom_data)
@@ -137,11 +139,11 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
     event: OutboxEvent<T>,
     attribute: string,
   ): [string, string] {
-    const data = this.jsonApi.resourceObject(event.resource, event.record);
+    const data = this.resources.render(event.resource, event.record);
     if (!(attribute in data.attributes))
-      throw new Error(`${data.type} has no attribute ${attribute}`);
+      throw new Error(`${event.resource} has no attribute ${attribute}`);
     const placeholder = randomUUID();
-    data.attributes[attribute] = placeholder;
+    (data.attributes as Record<string, unknown>)[attribute] = placeholder;
     const parts = JSON.stringify(data).split(JSON.stringify(placeholder));
     return [parts[0], parts[1]];
   }

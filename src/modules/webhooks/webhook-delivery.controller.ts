@@ -1,5 +1,4 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { CurrentPrincipal } from '../../http/auth/principal';
@@ -17,15 +16,12 @@ export class WebhookDeliveryController {
   ) {}
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const delivery = await this.serializer.findOne(principal, id);
-    if (!delivery) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, delivery, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Post(':id/resend')
@@ -35,8 +31,6 @@ export class WebhookDeliveryController {
     @Param('id') id: string,
   ) {
     await this.deliveries.resend(principal, id);
-    const delivery = await this.serializer.findOne(principal, id);
-    if (!delivery) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, delivery, principal);
+    return this.jsonApi.readOne(this.serializer, principal, id, {});
   }
 }

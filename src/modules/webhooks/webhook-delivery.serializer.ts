@@ -1,19 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import {
-  filterParsers,
-  FilterValue,
-  ListQuery,
-  Page,
-  pageOrNothing,
-} from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
 import { ResourceType } from '../../http/json-api/resource';
-import {
-  DeliveryView,
-  WebhookDeliveryRepository,
-} from './webhook-delivery.repository';
+import { DeliveryView } from './webhook-delivery.repository';
 
 const STATUS_FORMATTED = {
   pending: 'Pending',
@@ -26,9 +15,7 @@ const STATUS_FORMATTED = {
  * webhook, with its state and every attempt, for debugging integrations.
  */
 @Injectable()
-export class WebhookDeliverySerializer
-  implements ResourceType<DeliveryView>, OnModuleInit
-{
+export class WebhookDeliverySerializer implements ResourceType<DeliveryView> {
   readonly type = 'webhook-deliveries';
   readonly relationships = {
     webhook: {
@@ -45,15 +32,6 @@ export class WebhookDeliverySerializer
     sorts: ['created_at', 'updated_at'],
     defaultSort: '-createdAt',
   };
-
-  constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly jsonApi: JsonApi,
-  ) {}
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(delivery: DeliveryView) {
     return delivery.id;
@@ -84,38 +62,5 @@ export class WebhookDeliverySerializer
       updated_at: formatTimestamp(delivery.updatedAt),
       test_mode: delivery.testMode,
     };
-  }
-
-  // Delivery ids are bigints, beyond parseIntegerId's int4 range.
-  async findOne(principal: Principal, id: string) {
-    if (!/^[1-9]\d{0,17}$/.test(id)) return null;
-    const [delivery] = await this.deliveries.findVisible(principal, [id]);
-    return delivery ?? null;
-  }
-
-  findMany(principal: Principal, ids: string[]) {
-    return this.deliveries.findVisible(
-      principal,
-      ids.filter((id) => /^[1-9]\d{0,17}$/.test(id)),
-    );
-  }
-
-  findPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<DeliveryView>> {
-    return pageOrNothing(query, () =>
-      this.deliveries.findPage(principal, query),
-    );
-  }
-
-  findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<DeliveryView[]> {
-    if (filter !== 'webhook_id')
-      throw new Error(`webhook-deliveries cannot be listed by ${filter}`);
-    return this.deliveries.findByWebhooks(principal, values.map(Number));
   }
 }

@@ -9,11 +9,11 @@ import {
   Query,
 } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { parseIntegerId } from '../../common/ids';
-import type { RawQuery } from '../../common/list-query';
+import { pageOrNothing, type RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import type { WriteDocument } from '../../common/write-document';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { JsonApiBody } from '../../http/json-api/write-document';
 import {
@@ -22,6 +22,7 @@ import {
   UPDATE_WEBHOOK,
   UpdateWebhookAttributes,
 } from './webhook.dto';
+import { WebhookDeliveryReader, WebhookReader } from './webhook.reader';
 import { WebhookSerializer } from './webhook.serializer';
 import { WebhookService } from './webhook.service';
 import { WebhookDeliverySerializer } from './webhook-delivery.serializer';
@@ -32,6 +33,8 @@ export class WebhookController {
     private readonly webhooks: WebhookService,
     private readonly serializer: WebhookSerializer,
     private readonly deliveries: WebhookDeliverySerializer,
+    private readonly webhookReader: WebhookReader,
+    private readonly deliveryReader: WebhookDeliveryReader,
     private readonly jsonApi: JsonApi,
   ) {}
 
@@ -49,40 +52,26 @@ export class WebhookController {
   }
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.serializer, query);
-    const page = await this.webhooks.findPage(principal, listQuery);
-    return this.jsonApi.list(this.serializer, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.serializer, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.serializer, query);
-    const webhook = await this.serializer.findOne(principal, id);
-    if (!webhook) throw AppError.notFound();
-    return this.jsonApi.single(this.serializer, webhook, principal, include);
+    return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
   @Patch(':id')
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody(UPDATE_WEBHOOK) body: WriteDocument<UpdateWebhookAttributes>,
   ) {
-    const webhookId = parseIntegerId(id);
-    if (webhookId === null) throw AppError.notFound();
-    const webhook = await this.webhooks.update(
-      principal,
-      webhookId,
-      body.attributes,
-    );
+    const webhook = await this.webhooks.update(principal, id, body.attributes);
     return this.jsonApi.single(this.serializer, webhook, principal);
   }
 
@@ -90,25 +79,25 @@ export class WebhookController {
   @HttpCode(204)
   async remove(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
   ): Promise<void> {
-    const webhookId = parseIntegerId(id);
-    if (webhookId === null) throw AppError.notFound();
-    await this.webhooks.delete(principal, webhookId);
+    await this.webhooks.delete(principal, id);
   }
 
   /** Beyond the spec: the delivery log of one webhook, newest first. */
   @Get(':id/deliveries')
   async deliveryLog(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
     const listQuery = this.jsonApi.parseList(this.deliveries, query);
-    const webhook = await this.serializer.findOne(principal, id);
+    const [webhook] = await this.webhookReader.findMany(principal, [id]);
     if (!webhook) throw AppError.notFound();
     listQuery.filters.webhook_id = webhook.id;
-    const page = await this.deliveries.findPage(principal, listQuery);
+    const page = await pageOrNothing(listQuery, () =>
+      this.deliveryReader.findPage(principal, listQuery),
+    );
     delete listQuery.filters.webhook_id;
     return this.jsonApi.list(
       this.deliveries,

@@ -1,18 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { filterParsers, FilterValue } from '../../common/list-query';
-import { Principal } from '../../common/principal';
+import { Injectable } from '@nestjs/common';
+import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { Webhook } from './webhook.entity';
-import { WebhookService } from './webhook.service';
 
 /** JSON:API `webhooks`: 7 attributes; the secret is write-only and never rendered. */
 @Injectable()
-export class WebhookSerializer
-  extends IntegerIdFinders<Webhook>
-  implements ResourceType<Webhook>, OnModuleInit
-{
+export class WebhookSerializer implements ResourceType<Webhook> {
   readonly type = 'webhooks';
   readonly relationships = {
     store: {
@@ -26,17 +20,6 @@ export class WebhookSerializer
     sorts: ['created_at', 'updated_at'],
     defaultSort: 'createdAt',
   };
-
-  constructor(
-    private readonly webhooks: WebhookService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(webhooks);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(webhook: Webhook) {
     return String(webhook.id);
@@ -52,15 +35,5 @@ export class WebhookSerializer
       updated_at: formatTimestamp(webhook.updatedAt),
       test_mode: webhook.testMode,
     };
-  }
-
-  override findByFilter(
-    principal: Principal,
-    filter: string,
-    values: FilterValue[],
-  ): Promise<Webhook[]> {
-    if (filter !== 'store_id')
-      throw new Error(`webhooks cannot be listed by ${filter}`);
-    return this.webhooks.findByStores(principal, values);
   }
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -13,6 +12,7 @@ import { Webhook } from './webhook.entity';
 import { WebhookRepository } from './webhook.repository';
 import { SecretBox } from './webhook-secret';
 import { checkWebhookUrl, WebhookUrlRefused } from './webhook-url';
+import { WebhookErrors } from './webhook.errors';
 
 @Injectable()
 export class WebhookService {
@@ -35,15 +35,14 @@ export class WebhookService {
       attributes.test_mode !== undefined &&
       attributes.test_mode !== principal.testMode
     ) {
-      throw AppError.attribute(
-        'test_mode',
+      throw WebhookErrors.testModeMismatch(
         `A ${principal.testMode ? 'test' : 'live'}-mode API key creates ${principal.testMode ? 'test' : 'live'}-mode webhooks.`,
       );
     }
     const store = /^\d{1,10}$/.test(storeId)
       ? await this.stores.findOne(principal, Number(storeId))
       : null;
-    if (!store) throw AppError.relatedNotFound('store');
+    if (!store) throw WebhookErrors.storeNotFound();
     const url = this.checkUrl(attributes.url, principal.testMode);
     const id = await this.webhooks.insert({
       storeId: store.id,
@@ -60,8 +59,7 @@ export class WebhookService {
     id: number,
     attributes: UpdateWebhookAttributes,
   ): Promise<Webhook> {
-    const webhook = await this.findOne(principal, id);
-    if (!webhook) throw AppError.notFound();
+    const webhook = await this.mustFind(principal, id);
     const changes: Parameters<WebhookRepository['update']>[1] = {};
     if (attributes.url !== undefined)
       changes.url = this.checkUrl(attributes.url, webhook.testMode);
@@ -74,27 +72,9 @@ export class WebhookService {
   }
 
   async delete(principal: Principal, id: number): Promise<void> {
-    const webhook = await this.findOne(principal, id);
-    if (!webhook) throw AppError.notFound();
+    await this.mustFind(principal, id);
     // Its deliveries and their attempts go with it (ON DELETE CASCADE).
     await this.webhooks.delete(id);
-  }
-
-  async findOne(principal: Principal, id: number): Promise<Webhook | null> {
-    const [webhook] = await this.webhooks.findVisible(principal, [id]);
-    return webhook ?? null;
-  }
-
-  findMany(principal: Principal, ids: number[]): Promise<Webhook[]> {
-    return this.webhooks.findVisible(principal, ids);
-  }
-
-  findPage(principal: Principal, query: ListQuery): Promise<Page<Webhook>> {
-    return this.webhooks.findPage(principal, query);
-  }
-
-  findByStores(principal: Principal, storeIds: FilterValue[]) {
-    return this.webhooks.findByStores(principal, storeIds);
   }
 
   /** Syntax, scheme and literal addresses; names are checked again when a delivery connects. */
@@ -107,13 +87,13 @@ export class WebhookService {
       return raw;
     } catch (error) {
       if (error instanceof WebhookUrlRefused)
-        throw AppError.attribute('url', error.message);
+        throw WebhookErrors.urlRefused(error.message);
       throw error;
     }
   }
 
   private async mustFind(principal: Principal, id: number): Promise<Webhook> {
-    const webhook = await this.findOne(principal, id);
+    const [webhook] = await this.webhooks.findVisible(principal, [id]);
     if (!webhook) throw AppError.notFound();
     return webhook;
   }

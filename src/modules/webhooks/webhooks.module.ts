@@ -19,6 +19,12 @@ import { WebhookDeliverySerializer } from './webhook-delivery.serializer';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WEBHOOK_RELAY_QUEUE, WebhookRelayNudge } from './webhook-relay.queue';
 import { WebhookRelayService } from './webhook-relay.service';
+import {
+  parseDeliveryId,
+  WebhookDeliveryReader,
+  WebhookReader,
+} from './webhook.reader';
+import { registerResources } from '../../http/json-api/resource';
 
 /**
  * Webhooks, the outbox every domain module writes events to, and deliveries.
@@ -47,6 +53,21 @@ import { WebhookRelayService } from './webhook-relay.service';
     WebhookDeliveryService,
     WebhookDeliverySerializer,
     WebhookRelayService,
+    WebhookReader,
+    WebhookDeliveryReader,
+    registerResources(
+      {
+        type: 'webhooks',
+        serializer: WebhookSerializer,
+        reader: WebhookReader,
+      },
+      {
+        type: 'webhook-deliveries',
+        serializer: WebhookDeliverySerializer,
+        reader: WebhookDeliveryReader,
+        parseId: parseDeliveryId,
+      },
+    ),
   ],
   exports: [Outbox, WebhookRelayService, WebhookDeliveryService],
 })
