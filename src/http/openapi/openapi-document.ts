@@ -313,6 +313,7 @@ export function buildOpenApiDocument(
             ...(generated.parameters ?? []),
             ...(note?.parameters ?? []),
           ],
+          responses: { ...generated.responses, ...note?.responses },
         }),
       );
     }

@@ -64,20 +64,4 @@ export class BillingPayments {
       cardLastFour: result.method.cardLastFour,
     };
   }
-
-  /** Throws 422 when the gateway is unavailable; a refund is never silently skipped. */
-  async refund(request: {
-    paymentId: string;
-    amount: number;
-    currency: string;
-    testMode: boolean;
-    reference: string;
-  }): Promise<void> {
-    await this.gateways.forMode(request.testMode).refund({
-      paymentId: request.paymentId,
-      amount: request.amount,
-      currency: request.currency,
-      reference: request.reference,
-    });
-  }
 }

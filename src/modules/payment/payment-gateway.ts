@@ -38,6 +38,12 @@ export interface RefundRequest {
  * processor is a `declined` result, not an exception.
  */
 export interface PaymentGateway {
+  /**
+   * A card number typed at checkout as a reusable payment method, without
+   * charging it (what Stripe.js does in the buyer's browser), so that only
+   * the method is stored and sent on. Throws 422 for an invalid number.
+   */
+  paymentMethodOf(cardNumber: string): Promise<PaymentMethod>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   refund(request: RefundRequest): Promise<{ refundId: string }>;
 }

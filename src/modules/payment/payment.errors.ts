@@ -27,3 +27,28 @@ export function isCardDeclined(error: unknown): boolean {
     error.errors.some((detail) => detail.code === CARD_DECLINED)
   );
 }
+
+/**
+ * The processor did not answer (network, outage). Whether money moved is
+ * unknown until the stored attempt is replayed, so the record stays pending
+ * and the sweeper settles it; the client may look again later.
+ */
+export function processorUnavailable(): AppError {
+  return new AppError(503, {
+    detail:
+      'The payment processor could not be reached. The payment will be settled automatically; check the order again in a few minutes.',
+    code: 'payment_processor_unavailable',
+  });
+}
+
+/** The processor refused the request itself (not a declined card): nothing moved. */
+export function paymentFailed(
+  status: number,
+  detail: string,
+  code: string | null,
+): AppError {
+  return new AppError(status, {
+    detail,
+    code: code ?? 'payment_failed',
+  });
+}
