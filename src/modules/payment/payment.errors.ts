@@ -52,3 +52,28 @@ export function paymentFailed(
     code: code ?? 'payment_failed',
   });
 }
+
+/** Where the API takes a store's Stripe credentials. */
+const STRIPE_POINTER = '/data/attributes/stripe';
+
+/** A Stripe key or secret that is not one (wrong shape), with the code `stripe_credentials_invalid`. */
+export function stripeCredentialInvalid(
+  field: string,
+  detail: string,
+): AppError {
+  return AppError.unprocessable({
+    detail,
+    code: 'stripe_credentials_invalid',
+    source: { pointer: `${STRIPE_POINTER}/${field}` },
+  });
+}
+
+/** A live key for test mode or a test key for live mode, with the code `stripe_key_wrong_mode`. */
+export function stripeKeyWrongMode(field: string, testMode: boolean): AppError {
+  const mode = testMode ? 'test' : 'live';
+  return AppError.unprocessable({
+    detail: `This is not a ${mode}-mode key: ${mode} mode takes ${testMode ? '`sk_test_…` and `pk_test_…`' : '`sk_live_…` and `pk_live_…`'} keys.`,
+    code: 'stripe_key_wrong_mode',
+    source: { pointer: `${STRIPE_POINTER}/${field}` },
+  });
+}

@@ -6,16 +6,19 @@ import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentAttempts } from './payment-attempts';
 import { PaymentGateways } from './payment-gateways';
 import { PAYMENT_SWEEP_QUEUE } from './payment-sweep.queue';
+import { StripeCredentials } from './stripe-credentials.entity';
+import { StripeCredentialsRepository } from './stripe-credentials.repository';
+import { StripeCredentialsService } from './stripe-credentials.service';
 import { TestPaymentGateway } from './test-payment-gateway';
 
 /**
  * Payment processors behind the PaymentGateway interface (checkout, refunds,
- * renewals), and the stored attempts that keep their calls out of database
- * transactions.
+ * renewals), the stored attempts that keep their calls out of database
+ * transactions, and each store's own (sealed) Stripe credentials.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentAttempt]),
+    TypeOrmModule.forFeature([PaymentAttempt, StripeCredentials]),
     BullModule.registerQueue({ name: PAYMENT_SWEEP_QUEUE }),
   ],
   providers: [
@@ -23,7 +26,14 @@ import { TestPaymentGateway } from './test-payment-gateway';
     PaymentGateways,
     PaymentAttemptRepository,
     PaymentAttempts,
+    StripeCredentialsRepository,
+    StripeCredentialsService,
   ],
-  exports: [PaymentGateways, PaymentAttempts, BullModule],
+  exports: [
+    PaymentGateways,
+    PaymentAttempts,
+    StripeCredentialsService,
+    BullModule,
+  ],
 })
 export class PaymentModule {}

@@ -55,10 +55,12 @@ export class StoreController {
   ) {
     const storeId = parseIntegerId(id);
     if (storeId === null) throw AppError.notFound();
+    const { stripe, ...changes } = body.attributes;
     const store = await this.service.update(
       principal,
       storeId,
-      body.attributes,
+      changes,
+      stripe,
     );
     return this.jsonApi.single(this.stores, store, principal);
   }

@@ -9,7 +9,7 @@ import { StoreService } from './store.service';
 
 const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
-/** JSON:API `stores`: 15 attributes, no `test_mode` (stores exist in both modes). */
+/** JSON:API `stores`: the spec's 15 attributes and Zest's `stripe`, no `test_mode` (stores exist in both modes). */
 @Injectable()
 export class StoreSerializer
   extends IntegerIdFinders<StoreView>
@@ -66,6 +66,7 @@ export class StoreSerializer
       total_revenue: store.sales.totalRevenue,
       thirty_day_sales: store.sales.thirtyDaySales,
       thirty_day_revenue: store.sales.thirtyDayRevenue,
+      stripe: store.stripe,
       created_at: formatTimestamp(store.createdAt),
       updated_at: formatTimestamp(store.updatedAt),
     };
