@@ -77,3 +77,33 @@ export function stripeKeyWrongMode(field: string, testMode: boolean): AppError {
     source: { pointer: `${STRIPE_POINTER}/${field}` },
   });
 }
+
+/** A card number sent where the store takes cards only through Stripe's Payment Element. */
+export function hostedPaymentRequired(): AppError {
+  return AppError.unprocessable({
+    detail:
+      'This store takes cards on its hosted checkout page (Stripe Payment Element); card numbers are not accepted here.',
+    code: 'hosted_payment_required',
+    source: { pointer: '/card_number' },
+  });
+}
+
+/** Stripe refused the request itself (not a card decline): nothing moved. */
+export function stripeRefused(
+  detail: string,
+  code: string | undefined,
+): AppError {
+  return new AppError(422, {
+    detail: `Stripe refused the request: ${detail}`,
+    code: code ? `stripe_${code}` : 'stripe_request_refused',
+  });
+}
+
+/** Stripe refused the store's secret key: a merchant's configuration problem. */
+export function stripeCredentialsRejected(): AppError {
+  return new AppError(422, {
+    detail:
+      'Stripe refused the store’s secret key; the merchant must connect Stripe again.',
+    code: 'stripe_credentials_rejected',
+  });
+}

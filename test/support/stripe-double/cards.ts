@@ -5,8 +5,11 @@
 export type CardBehaviour =
   /** Succeeds. */
   | 'succeed'
-  /** Declined with `card_declined` and this `decline_code`. */
-  | { decline: string; message: string }
+  /**
+   * Declined with `card_declined` and this `decline_code`; `onlyPayments`:
+   * saving it (a SetupIntent) succeeds, its payments fail.
+   */
+  | { decline: string; message: string; onlyPayments?: boolean }
   /** 3-D Secure on every payment: on session `requires_action`, off session `authentication_required`. */
   | 'authenticate';
 
@@ -62,6 +65,13 @@ export const TEST_CARDS: Record<string, TestCard> = {
       decline: 'insufficient_funds',
       message: 'Your card has insufficient funds.',
     },
+  },
+  chargeCustomerFail: {
+    brand: 'visa',
+    last4: '0341',
+    country: 'US',
+    funding: 'credit',
+    behaviour: { ...GENERIC_DECLINE, onlyPayments: true },
   },
   authenticationRequired: {
     brand: 'visa',

@@ -74,7 +74,7 @@ const PARAMS: Record<string, string[]> = {
     'currency',
     'customer',
     'payment_method',
-    'payment_method_types',
+    'allowed_payment_method_types',
     'automatic_payment_methods',
     'confirm',
     'off_session',
@@ -110,7 +110,7 @@ const PARAMS: Record<string, string[]> = {
   'POST /v1/setup_intents': [
     'customer',
     'payment_method',
-    'payment_method_types',
+    'allowed_payment_method_types',
     'automatic_payment_methods',
     'confirm',
     'usage',
@@ -243,6 +243,13 @@ export class StripeDouble {
 
   find(secretKey: string, id: string): StripeObject | undefined {
     return this.account(secretKey).objects.get(id);
+  }
+
+  /** The account's objects of one kind (`payment_intent`, `refund` …), oldest first. */
+  list(secretKey: string, kind: string): StripeObject[] {
+    return [...this.account(secretKey).objects.values()].filter(
+      (object) => object.object === kind,
+    );
   }
 
   /** A refund made in Stripe's dashboard: no API request, a `charge.refunded` event. */
@@ -680,9 +687,8 @@ export class StripeDouble {
       setup_future_usage:
         (params.setup_future_usage as string | undefined) ?? null,
       receipt_email: (params.receipt_email as string | undefined) ?? null,
-      payment_method_types: (params.payment_method_types as string[]) ?? [
-        'card',
-      ],
+      payment_method_types: (params.allowed_payment_method_types as
+        string[] | undefined) ?? ['card'],
     });
     if (params.payment_method) {
       intent.payment_method = this.paymentMethod(
@@ -740,9 +746,8 @@ export class StripeDouble {
       usage: (params.usage as string | undefined) ?? 'off_session',
       description: (params.description as string | undefined) ?? null,
       metadata: (params.metadata as Params | undefined) ?? {},
-      payment_method_types: (params.payment_method_types as string[]) ?? [
-        'card',
-      ],
+      payment_method_types: (params.allowed_payment_method_types as
+        string[] | undefined) ?? ['card'],
     });
     if (params.payment_method) {
       intent.payment_method = this.paymentMethod(
@@ -798,7 +803,11 @@ export class StripeDouble {
       };
       return intent;
     }
-    if (card.behaviour !== 'succeed') {
+    const saving = intent.object === 'setup_intent';
+    if (
+      card.behaviour !== 'succeed' &&
+      !(saving && card.behaviour.onlyPayments)
+    ) {
       return this.fail(account, intent, {
         type: 'card_error',
         code: 'card_declined',
