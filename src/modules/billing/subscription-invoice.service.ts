@@ -84,7 +84,7 @@ export class SubscriptionInvoiceService implements OnModuleInit {
       const invoice = await this.invoices.lockVisible(manager, principal, id);
       if (!invoice) throw AppError.notFound();
       // Refuse a live refund without a live gateway before writing anything.
-      this.gateways.forMode(invoice.testMode);
+      await this.gateways.forStore(invoice.storeId, invoice.testMode, manager);
       const pending = await this.attempts.pendingRefunds(
         manager,
         INVOICE_REFUND,

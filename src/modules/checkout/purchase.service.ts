@@ -225,7 +225,10 @@ export class PurchaseService implements OnModuleInit {
   async purchase(offer: Offer, input: PurchaseInput): Promise<PurchaseResult> {
     const buyer = this.buyer(input);
     // Refuse a live purchase before anything is written.
-    const gateway = this.gateways.forMode(offer.testMode);
+    const gateway = await this.gateways.forStore(
+      offer.target.store.id,
+      offer.testMode,
+    );
     const cardNumber = input.cardNumber?.trim();
     // Only the reusable payment method is stored and charged, never the
     // number; an invalid number is refused before anything is written.

@@ -268,7 +268,7 @@ export class OrderService implements OnModuleInit {
       const order = await this.orders.lockVisible(manager, principal, id);
       if (!order) throw AppError.notFound();
       // Refuse a live refund without a live gateway before writing anything.
-      this.gateways.forMode(order.testMode);
+      await this.gateways.forStore(order.storeId, order.testMode, manager);
       const pending = await this.attempts.pendingRefunds(
         manager,
         ORDER_REFUND,

@@ -163,7 +163,10 @@ export class PaymentAttempts {
 
   private async call(attempt: PaymentAttempt): Promise<PaymentOutcome> {
     try {
-      const gateway = this.gateways.forMode(attempt.testMode);
+      const gateway = await this.gateways.forStore(
+        attempt.storeId,
+        attempt.testMode,
+      );
       if (attempt.kind === 'refund') {
         const { refundId } = await gateway.refund({
           paymentId: attempt.paymentId!,

@@ -32,8 +32,10 @@ export interface RefundRequest {
 }
 
 /**
- * A payment processor. The built-in test gateway serves test mode; a live
- * gateway is an integration provided under LIVE_PAYMENT_GATEWAY. An invalid
+ * A payment processor: a store's own Stripe account when it connected one
+ * for the mode (StripePaymentGateway), else the built-in test gateway in
+ * test mode, or in live mode a gateway provided under LIVE_PAYMENT_GATEWAY
+ * (see PaymentGateways). An invalid
  * request (a malformed card number) throws an AppError 422; a refusal by the
  * processor is a `declined` result, not an exception.
  */
@@ -48,5 +50,5 @@ export interface PaymentGateway {
   refund(request: RefundRequest): Promise<{ refundId: string }>;
 }
 
-/** Provide a PaymentGateway under this token to take live payments. */
+/** Provide a PaymentGateway under this token to take live payments for stores without Stripe. */
 export const LIVE_PAYMENT_GATEWAY = Symbol('LIVE_PAYMENT_GATEWAY');

@@ -1,20 +1,60 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import type Stripe from 'stripe';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 import { LIVE_PAYMENT_GATEWAY, PaymentGateway } from './payment-gateway';
+import { StripeCredentialsService } from './stripe-credentials.service';
+import { StripePaymentGateway } from './stripe-payment-gateway';
 import { TestPaymentGateway } from './test-payment-gateway';
 
-/** Picks the processor for a record's mode. */
+/** Picks the processor of a store's mode. */
 @Injectable()
 export class PaymentGateways {
+  private readonly stripeOptions: Stripe.StripeConfig;
+  /** One client per secret key: clients keep their connections alive. */
+  private readonly stripeGateways = new Map<string, StripePaymentGateway>();
+
   constructor(
     private readonly test: TestPaymentGateway,
+    private readonly credentials: StripeCredentialsService,
+    @Inject(APP_CONFIG) config: AppConfig,
     @Optional()
     @Inject(LIVE_PAYMENT_GATEWAY)
     private readonly live: PaymentGateway | null,
-  ) {}
+  ) {
+    const api = config.money.stripeApiUrl;
+    const url = api ? new URL(api) : null;
+    this.stripeOptions = url
+      ? {
+          host: url.hostname,
+          port: Number(url.port || (url.protocol === 'http:' ? 80 : 443)),
+          protocol: url.protocol === 'http:' ? 'http' : 'https',
+        }
+      : {};
+  }
 
-  /** Throws 422 in live mode when no live gateway is configured. */
-  forMode(testMode: boolean): PaymentGateway {
+  /**
+   * The store's own Stripe account of the mode when it is connected;
+   * otherwise the built-in test gateway in test mode, and in live mode the
+   * operator's LIVE_PAYMENT_GATEWAY if one is provided, else 422. Pass the
+   * transaction's manager when one is open.
+   */
+  async forStore(
+    storeId: number,
+    testMode: boolean,
+    manager?: EntityManager,
+  ): Promise<PaymentGateway> {
+    const keys = await this.credentials.keysOf(storeId, testMode, manager);
+    if (keys) {
+      let gateway = this.stripeGateways.get(keys.secretKey);
+      if (!gateway) {
+        gateway = new StripePaymentGateway(keys.secretKey, this.stripeOptions);
+        this.stripeGateways.set(keys.secretKey, gateway);
+      }
+      return gateway;
+    }
     if (testMode) return this.test;
     if (!this.live)
       throw AppError.unprocessable('Live payments are not configured.');

@@ -55,7 +55,13 @@ export class StripeCredentialsRepository {
     return new Set(rows.map((row) => row.storeId));
   }
 
-  find(storeId: number, testMode: boolean): Promise<StripeCredentials | null> {
-    return this.credentials.findOneBy({ storeId, testMode });
+  find(
+    storeId: number,
+    testMode: boolean,
+    manager?: EntityManager,
+  ): Promise<StripeCredentials | null> {
+    return (
+      manager ? manager.getRepository(StripeCredentials) : this.credentials
+    ).findOneBy({ storeId, testMode });
   }
 }

@@ -127,8 +127,12 @@ export class StripeCredentialsService {
   }
 
   /** The store's keys of a mode in clear, for calling Stripe; null when not connected. */
-  async keysOf(storeId: number, testMode: boolean): Promise<StripeKeys | null> {
-    const row = await this.credentials.find(storeId, testMode);
+  async keysOf(
+    storeId: number,
+    testMode: boolean,
+    manager?: EntityManager,
+  ): Promise<StripeKeys | null> {
+    const row = await this.credentials.find(storeId, testMode, manager);
     if (!row) return null;
     return {
       secretKey: this.box.open(row.secretKeySealed),
