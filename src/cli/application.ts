@@ -5,4 +5,5 @@ export { seedDemo } from '../app/seed-demo';
 export { ApiKeyService } from '../modules/account/api-key.service';
 export { UserService } from '../modules/account/user.service';
 export { RenewalService } from '../modules/billing/renewal.service';
+export { PaymentAttempts } from '../modules/payment/payment-attempts';
 export { StoreService } from '../modules/store/store.service';

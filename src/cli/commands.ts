@@ -404,6 +404,30 @@ export const COMMANDS: Record<string, Command> = {
       return { as_of: formatTimestamp(asOf), steps };
     },
   },
+  'payments:sweep': {
+    description:
+      'Settle the payment attempts left pending between the processor call and its outcome (a crash, a processor outage), as the worker does every minute.',
+    options: {
+      'older-than': {
+        type: 'string',
+        value: '<seconds>',
+        description:
+          'Only attempts pending for at least this long (younger ones may still be settling in their request). Default: 60.',
+      },
+    },
+    example: 'payments:sweep --older-than 300',
+    async run(values, { app, progress }) {
+      const { PaymentAttempts } = await application();
+      const raw = values['older-than'];
+      const seconds = raw === undefined ? 60 : Number(raw);
+      if (!Number.isSafeInteger(seconds) || seconds < 0)
+        throw new UsageError('--older-than must be a whole number of seconds');
+      const context = await app();
+      progress('Settling…');
+      const settled = await context.get(PaymentAttempts).sweep(seconds * 1000);
+      return { settled };
+    },
+  },
   'seed:demo': {
     description:
       'Create the demo user, store, test-mode key and catalog (does nothing the second time).',

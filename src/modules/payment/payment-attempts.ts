@@ -129,12 +129,12 @@ export class PaymentAttempts {
   }
 
   /**
-   * Replays the attempts pending for longer than STALE_ATTEMPT_MS (a crash
-   * or an unreachable processor between intent and outcome). Returns how
-   * many were settled.
+   * Replays the attempts pending for longer than `minAgeMs` (a crash or an
+   * unreachable processor between intent and outcome). Returns how many
+   * were settled. Younger ones may still be settling in their request.
    */
-  async sweep(): Promise<number> {
-    const before = new Date(this.clock.now().getTime() - STALE_ATTEMPT_MS);
+  async sweep(minAgeMs = STALE_ATTEMPT_MS): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - minAgeMs);
     const stale = await this.attempts.findStale(before, SWEEP_BATCH);
     let settled = 0;
     for (const attempt of stale) {
