@@ -39,7 +39,11 @@ describe('Stripe as the payment processor of a connected store', () => {
     t = await startTestApp({
       STRIPE_API_URL: `http://127.0.0.1:${double.port}`,
     });
-    merchant = await createMerchant(t.app, ['Plain Store', 'Stripe Store']);
+    merchant = await createMerchant(t.app, [
+      'Plain Store',
+      'Stripe Store',
+      'Switching Store',
+    ]);
     const [plain, connected] = merchant.stores;
     const product = async (storeId: number, key: string) => {
       const { product } = await createPricedProduct(
@@ -104,5 +108,46 @@ describe('Stripe as the payment processor of a connected store', () => {
     expect(await count('orders')).toBe(orders);
     expect(await count('payment_attempts')).toBe(attempts);
     expect(double.requests).toHaveLength(0);
+  });
+
+  it('refunds a payment the test gateway took through the test gateway after the store connects Stripe', async () => {
+    const store = merchant.stores[2];
+    const { product } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      store.id,
+      { unit_price: 900 },
+      { name: 'Old Stock' },
+    );
+    const url = await buyNowUrl(t.baseUrl, merchant.testKey, product.id);
+    const bought = await buy(t.baseUrl, url).expect(201);
+    const patch = (attributes: Record<string, unknown>) =>
+      request(t.baseUrl)
+        .patch(`/v1/stores/${store.id}`)
+        .set('Authorization', `Bearer ${merchant.testKey}`)
+        .set('Content-Type', 'application/vnd.api+json')
+        .send(
+          JSON.stringify({
+            data: { type: 'stores', id: String(store.id), attributes },
+          }),
+        );
+    await patch({
+      stripe: { ...TEST_KEYS, secret_key: 'sk_test_51SwitchingAbCdEfGhIj' },
+    }).expect(200);
+    const refunded = await request(t.baseUrl)
+      .post(`/v1/orders/${bought.body.data.id}/refund`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: { type: 'orders', id: bought.body.data.id, attributes: {} },
+        }),
+      )
+      .expect(200);
+    expect(refunded.body.data.attributes.status).toBe('refunded');
+    expect(double.requests).toHaveLength(0);
+    // New purchases at the store now need Stripe.
+    const refused = await buy(t.baseUrl, url).expect(422);
+    expect(refused.body.errors[0].code).toBe('hosted_payment_required');
   });
 });

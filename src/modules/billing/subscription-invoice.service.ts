@@ -83,8 +83,6 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     const attempt = await this.transactions.run(async (manager) => {
       const invoice = await this.invoices.lockVisible(manager, principal, id);
       if (!invoice) throw AppError.notFound();
-      // Refuse a live refund without a live gateway before writing anything.
-      await this.gateways.forStore(invoice.storeId, invoice.testMode, manager);
       const pending = await this.attempts.pendingRefunds(
         manager,
         INVOICE_REFUND,
@@ -97,6 +95,13 @@ export class SubscriptionInvoiceService implements OnModuleInit {
         Number(invoice.currencyRate),
         this.clock.now(),
         pending,
+      );
+      // Refuse a refund its processor cannot take before writing anything.
+      await this.gateways.forPayment(
+        invoice.storeId,
+        invoice.testMode,
+        refund.paymentId,
+        manager,
       );
       return this.attempts.begin(manager, {
         idempotencyKey: `refund-${randomUUID()}`,

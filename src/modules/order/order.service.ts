@@ -267,8 +267,6 @@ export class OrderService implements OnModuleInit {
     const attempt = await this.transactions.run(async (manager) => {
       const order = await this.orders.lockVisible(manager, principal, id);
       if (!order) throw AppError.notFound();
-      // Refuse a live refund without a live gateway before writing anything.
-      await this.gateways.forStore(order.storeId, order.testMode, manager);
       const pending = await this.attempts.pendingRefunds(
         manager,
         ORDER_REFUND,
@@ -281,6 +279,13 @@ export class OrderService implements OnModuleInit {
         order.currencyRate,
         this.clock.now(),
         pending,
+      );
+      // Refuse a refund its processor cannot take before writing anything.
+      await this.gateways.forPayment(
+        order.storeId,
+        order.testMode,
+        refund.paymentId,
+        manager,
       );
       return this.attempts.begin(manager, {
         idempotencyKey: `refund-${randomUUID()}`,

@@ -163,11 +163,12 @@ export class PaymentAttempts {
 
   private async call(attempt: PaymentAttempt): Promise<PaymentOutcome> {
     try {
-      const gateway = await this.gateways.forStore(
-        attempt.storeId,
-        attempt.testMode,
-      );
       if (attempt.kind === 'refund') {
+        const gateway = await this.gateways.forPayment(
+          attempt.storeId,
+          attempt.testMode,
+          attempt.paymentId!,
+        );
         const { refundId } = await gateway.refund({
           paymentId: attempt.paymentId!,
           amount: attempt.amount,
@@ -176,6 +177,10 @@ export class PaymentAttempts {
         });
         return { status: 'succeeded', paymentId: refundId, method: null };
       }
+      const gateway = await this.gateways.forStore(
+        attempt.storeId,
+        attempt.testMode,
+      );
       const result = await gateway.charge({
         reference: attempt.idempotencyKey,
         amount: attempt.amount,

@@ -9,7 +9,10 @@ import { StripeCredentialsService } from './stripe-credentials.service';
 import { StripePaymentGateway } from './stripe-payment-gateway';
 import { TestPaymentGateway } from './test-payment-gateway';
 
-/** Picks the processor of a store's mode. */
+/** A payment Stripe took: a PaymentIntent's id. */
+const STRIPE_PAYMENT = /^pi_/;
+
+/** Picks the processor of a store's mode, or of a payment. */
 @Injectable()
 export class PaymentGateways {
   private readonly stripeOptions: Stripe.StripeConfig;
@@ -55,6 +58,27 @@ export class PaymentGateways {
       }
       return gateway;
     }
+    return this.builtIn(testMode);
+  }
+
+  /**
+   * The processor that took a payment, for its refund: Stripe's payments
+   * (`pi_…`) go to the store's Stripe account, any other to the gateway of
+   * a store without one (a store may connect Stripe after selling with the
+   * test gateway).
+   */
+  async forPayment(
+    storeId: number,
+    testMode: boolean,
+    paymentId: string,
+    manager?: EntityManager,
+  ): Promise<PaymentGateway> {
+    if (STRIPE_PAYMENT.test(paymentId))
+      return this.forStore(storeId, testMode, manager);
+    return this.builtIn(testMode);
+  }
+
+  private builtIn(testMode: boolean): PaymentGateway {
     if (testMode) return this.test;
     if (!this.live)
       throw AppError.unprocessable('Live payments are not configured.');
