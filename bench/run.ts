@@ -122,6 +122,11 @@ const UNLIMITED_ENV = {
   RATE_LIMIT_PER_MINUTE: UNLIMITED,
   LICENSE_RATE_LIMIT_PER_MINUTE: UNLIMITED,
   AUTH_FAILURE_LIMIT_PER_MINUTE: UNLIMITED,
+  // The public routes' limits (per client IP and per checkout): the
+  // purchases row sends every request from one address.
+  PAGE_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  PURCHASE_RATE_LIMIT_PER_MINUTE: UNLIMITED,
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: UNLIMITED,
 };
 const API_ENV = zestEnv(PORTS.api, UNLIMITED_ENV);
 

@@ -27,7 +27,7 @@ import { GOOD_CARD, type BenchState } from './state';
  *
  *   seed --state <file> --products <n>          catalog, keys, 100 usage subscriptions, license keys
  *   seed --state <file> --orders <n>            purchases until the store has n orders
- *   seed --state <file> --orders <n> --bulk     the same through OrderService.importBulk (the 1M row)
+ *   seed --state <file> --orders <n> --bulk     the same through bulk INSERTs (bulk-orders.ts, the 1M row)
  */
 
 const USAGE_SUBSCRIPTIONS = 100;

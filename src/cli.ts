@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
+import { AppError } from './common/app-error';
 import {
   Command,
   EXIT,
@@ -53,6 +54,19 @@ function table(rows: Record<string, unknown>[]): string {
   return [line(columns), ...cells.map(line)].join('\n');
 }
 
+/** A service's error as the API would name it: each detail with its JSON pointer. */
+function failureMessage(error: unknown): string {
+  if (error instanceof AppError) {
+    const details = error.errors.map((e) => {
+      const where =
+        e.source && 'pointer' in e.source ? `${e.source.pointer}: ` : '';
+      return `${where}${e.detail}`;
+    });
+    if (details.length > 0) return details.join('\n');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** With --json, a failure is one JSON object on stdout too; the message also goes to stderr. */
 function fail(code: number, message: string, json: boolean): number {
   console.error(message);
@@ -101,7 +115,8 @@ async function main(argv: string[]): Promise<number> {
   }
   let values: Values;
   try {
-    ({ values } = parseArgs({
+    let positionals: string[];
+    ({ values, positionals } = parseArgs({
       args: rest,
       options: {
         ...Object.fromEntries(
@@ -113,8 +128,14 @@ async function main(argv: string[]): Promise<number> {
         json: { type: 'boolean' },
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
     }));
+    const declared = command.arguments ?? [];
+    if (positionals.length > declared.length)
+      throw new UsageError(
+        `Unexpected argument "${positionals[declared.length]}"`,
+      );
+    declared.forEach((argument, i) => (values[argument.name] = positionals[i]));
   } catch (error) {
     return fail(
       EXIT.usage,
@@ -137,6 +158,17 @@ async function main(argv: string[]): Promise<number> {
       if (spec.required && values[option] === undefined)
         throw new UsageError(`--${option} is required`);
       if (spec.integer) positiveInteger(values, option);
+    }
+    for (const argument of command.arguments ?? []) {
+      const given = values[argument.name];
+      if (argument.required && given === undefined)
+        throw new UsageError(`<${argument.name}> is required`);
+      if (
+        argument.integer &&
+        given !== undefined &&
+        !/^[1-9]\d{0,17}$/.test(String(given))
+      )
+        throw new UsageError(`<${argument.name}> must be a positive integer`);
     }
     const { Client, closeDatabase, loadConfig, openDatabase, runMigrations } =
       await import('./cli/runtime.js');
@@ -204,11 +236,7 @@ async function main(argv: string[]): Promise<number> {
         `${error.message}\n\nUsage: ${usage(name, command)}\nMore: npm run cli -- ${name} --help`,
         json || wantsJson,
       );
-    return fail(
-      EXIT.failure,
-      error instanceof Error ? error.message : String(error),
-      json || wantsJson,
-    );
+    return fail(EXIT.failure, failureMessage(error), json || wantsJson);
   } finally {
     await context?.close();
     if (database) await close(database);

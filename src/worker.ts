@@ -8,9 +8,12 @@ import { WorkerModule } from './app/worker.module';
 import { loadConfig } from './config/app-config';
 import { openDatabase } from './database/database-connection';
 import { HealthService } from './http/health/health.service';
+import { metricsAccess } from './metrics/metrics-access';
+import { MetricsService } from './metrics/metrics.service';
 
 /**
- * The worker process: BullMQ processors and a health listener, nothing else.
+ * The worker process: BullMQ processors and a health listener (with
+ * `/metrics`), nothing else.
  * It needs DATABASE_URL: the embedded database belongs to the single process
  * that `npm start` runs.
  */
@@ -29,12 +32,14 @@ async function main() {
   const logger = app.get(Logger);
   app.useLogger(withQuietStartUp(logger));
   const health = app.get(HealthService);
+  const metrics = app.get(MetricsService);
   const server = createServer((request, response) => {
     const send = (status: number, body: unknown) => {
       response
         .writeHead(status, { 'content-type': 'application/json' })
         .end(JSON.stringify(body));
     };
+    const path = request.url?.split('?')[0];
     if (request.method !== 'GET')
       return send(405, { status: 'method not allowed' });
     if (request.url === '/health/live') return send(200, { status: 'ok' });
@@ -46,6 +51,28 @@ async function main() {
             checks: readiness.checks,
           }),
         () => send(503, { status: 'unavailable' }),
+      );
+      return;
+    }
+    if (path === '/metrics') {
+      const access = metricsAccess(
+        config.metricsToken,
+        request.headers.authorization,
+      );
+      if (access === 'disabled') return send(404, { status: 'not found' });
+      if (access === 'unauthorized') {
+        response.setHeader('www-authenticate', 'Bearer realm="metrics"');
+        return send(401, { status: 'unauthorized' });
+      }
+      metrics.exposition().then(
+        ({ contentType, body }) =>
+          response
+            .writeHead(200, {
+              'content-type': contentType,
+              'cache-control': 'no-store',
+            })
+            .end(body),
+        () => send(500, { status: 'metrics unavailable' }),
       );
       return;
     }

@@ -5,6 +5,7 @@ import { DatabaseConnection } from '../database/database-connection';
 import { ApiKeyGuard } from '../http/auth/api-key.guard';
 import { GlobalExceptionFilter } from '../http/errors/global-exception.filter';
 import { HealthController } from '../http/health/health.controller';
+import { MetricsController } from '../http/metrics/metrics.controller';
 import { IdempotencyModule } from '../http/idempotency/idempotency.module';
 import { OpenApiModule } from '../http/openapi/openapi.module';
 import { RelationshipController } from '../http/json-api/relationship.controller';
@@ -47,7 +48,11 @@ export class ApiModule {
         ...(options.extraModules ?? []),
       ],
       // Registered last so that literal routes of domain modules win.
-      controllers: [HealthController, RelationshipController],
+      controllers: [
+        HealthController,
+        MetricsController,
+        RelationshipController,
+      ],
       providers: [
         { provide: RouteTable, useValue: options.routes },
         // Guards run in this order: who is calling, then how often.

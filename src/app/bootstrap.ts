@@ -24,6 +24,8 @@ import {
   installQueryCheck,
 } from '../http/transport/body-parsers';
 import { installTransportPolicy } from '../http/transport/transport-policy';
+import { installRequestMetrics } from '../http/metrics/request-metrics';
+import { MetricsService } from '../metrics/metrics.service';
 import { installAccessLog, requestId, withQuietStartUp } from './logging';
 import { ApiModule } from './api.module';
 
@@ -69,6 +71,7 @@ export async function createApiApp(
   installConnectionDrain(fastify);
   installAccessLog(fastify);
   installIdempotency(fastify);
+  installRequestMetrics(fastify, () => app.get(MetricsService));
 
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(config, database, {

@@ -25,6 +25,7 @@ import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
 import { LicensingModule } from '../modules/licensing/licensing.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { QueueModule } from '../queue/queue.module';
 import { loggerParams } from './logging';
 
@@ -67,6 +68,7 @@ export class CoreModule {
         QueueModule.forRoot(config, database),
         JsonApiModule,
         HealthModule,
+        MetricsModule,
         RateLimitModule,
         ...DOMAIN_MODULES,
       ],

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LoggerService } from '@nestjs/common';
 import { Params, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
+import { errorCodesOf } from '../http/errors/error-codes-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -87,7 +88,9 @@ export function loggerParams(config: AppConfig): Params {
  * One JSON line per request once it is answered ("request completed", or
  * "request errored" at error level for a 5xx), with the request id that is
  * echoed as X-Request-Id. No headers are logged, and the query keeps only
- * harmless values (`redactUrl`). Health probes are not logged.
+ * harmless values (`redactUrl`). A failed request's line names the error
+ * codes it was answered with (`errorCodes`). Health probes and metrics
+ * scrapes are not logged.
  */
 export function installAccessLog(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -95,7 +98,8 @@ export function installAccessLog(fastify: FastifyInstance): void {
     const logger = PinoLogger.root;
     if (
       logger?.isLevelEnabled(failed ? 'error' : 'info') &&
-      !request.url.startsWith('/health')
+      !request.url.startsWith('/health') &&
+      !request.url.startsWith('/metrics')
     ) {
       // Flat fields: pino-http's req/res serializers expect raw Node objects.
       const line = {
@@ -105,6 +109,7 @@ export function installAccessLog(fastify: FastifyInstance): void {
         remoteAddress: request.ip,
         statusCode: reply.statusCode,
         responseTime: Math.round(reply.elapsedTime),
+        errorCodes: errorCodesOf(request),
       };
       if (failed) logger.error(line, 'request errored');
       else logger.info(line, 'request completed');

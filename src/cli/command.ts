@@ -18,6 +18,15 @@ export interface Option {
   description: string;
 }
 
+/** A positional argument, e.g. `webhooks:test <id>`, in the order given. */
+export interface Argument {
+  name: string;
+  required?: boolean;
+  /** A positive integer (an id), checked before anything opens. */
+  integer?: boolean;
+  description: string;
+}
+
 export interface CommandContext {
   database: DatabaseConnection;
   /** The application (services), started on first use. */
@@ -32,6 +41,8 @@ export interface Command {
   /** One line: what the command does. */
   description: string;
   options: Record<string, Option>;
+  /** Positional arguments; their values are in `values` under their names. */
+  arguments?: Argument[];
   /** A command line that works as printed (after `npm run cli -- `). */
   example: string;
   /** The result's list to print as a table, when it is a list. */

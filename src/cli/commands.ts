@@ -1,6 +1,10 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Principal } from '../common/principal';
+import type { ResourceRenderer } from '../http/json-api/resource';
 import { formatTimestamp, parseTimestamp } from '../common/timestamps';
 import {
   Command,
+  CommandContext,
   integer,
   positiveInteger,
   required,
@@ -19,6 +23,65 @@ function filterBy(values: Values, option: string, column: string) {
   return id === undefined
     ? { where: '', parameters: [] }
     : { where: `WHERE ${column} = $1`, parameters: [id] };
+}
+
+/**
+ * The CLI acts as the owner of the record it changes: the services then
+ * apply exactly the scoping and rules an API key of that user and mode gets.
+ */
+async function ownerOf(
+  query: CommandContext['query'],
+  what: string,
+  sql: string,
+  id: string | number,
+): Promise<Principal> {
+  const [row] = await query<{ user_id: number; test_mode?: boolean }>(sql, [
+    Number(id),
+  ]);
+  if (!row) throw new Error(`${what} ${id} does not exist`);
+  return { userId: row.user_id, apiKeyId: 0, testMode: row.test_mode ?? true };
+}
+
+/** A JSON:API document from a file, as a request body would carry it. */
+function readDocument(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A resource as the API renders it, flattened for printing: type, id, attributes. */
+async function rendered<T>(
+  context: Awaited<ReturnType<CommandContext['app']>>,
+  serializer: new (...args: never[]) => object,
+  record: T,
+): Promise<Record<string, unknown>> {
+  const { JsonApi } = await application();
+  const resource = context
+    .get(JsonApi)
+    .resourceObject(context.get(serializer) as ResourceRenderer<T>, record);
+  return { type: resource.type, id: resource.id, ...resource.attributes };
+}
+
+const MODE_OPTION = {
+  type: 'string',
+  value: 'test|live',
+  description:
+    'The mode of the records, as an API key of that mode. Default: test.',
+} as const;
+
+function mode(values: Values): boolean {
+  const given = values.mode ?? 'test';
+  if (given !== 'test' && given !== 'live')
+    throw new UsageError('--mode must be test or live');
+  return given === 'test';
 }
 
 /**
@@ -375,6 +438,224 @@ export const COMMANDS: Record<string, Command> = {
           last_sent_at: timestamp(row.last_sent_at),
           created_at: timestamp(row.created_at),
         })),
+      };
+    },
+  },
+  'products:create': {
+    description:
+      'Create a product from a JSON:API document file (the body of POST /v1/products), with the same checks.',
+    options: {
+      file: {
+        type: 'string',
+        value: '<path>',
+        required: true,
+        description:
+          'A JSON file: {"data": {"type": "products", "attributes": {…}, "relationships": {"store": {"data": {"type": "stores", "id": "1"}}}}}.',
+      },
+      mode: MODE_OPTION,
+    },
+    example: 'products:create --file catalog/ebook.json',
+    async run(values, { app, query, progress }) {
+      const {
+        parseWriteDocument,
+        PRODUCT_CREATE,
+        ProductService,
+        ProductSerializer,
+      } = await application();
+      const testMode = mode(values);
+      const document = parseWriteDocument(
+        readDocument(required(values, 'file')),
+        PRODUCT_CREATE,
+      );
+      const storeId = document.relationships.store as string;
+      const principal = {
+        ...(await ownerOf(
+          query,
+          'store',
+          'SELECT user_id FROM stores WHERE id = $1',
+          storeId,
+        )),
+        testMode,
+      };
+      const context = await app();
+      progress('Creating the product…');
+      const product = await context
+        .get(ProductService)
+        .create(principal, Number(storeId), document.attributes);
+      return rendered(context, ProductSerializer, product);
+    },
+  },
+  'variants:create': {
+    description:
+      "Create a variant of a product from a JSON:API document file (the body of POST /v1/variants), in the product's mode.",
+    options: {
+      file: {
+        type: 'string',
+        value: '<path>',
+        required: true,
+        description:
+          'A JSON file: {"data": {"type": "variants", "attributes": {…}, "relationships": {"product": {"data": {"type": "products", "id": "1"}}}}}.',
+      },
+    },
+    example: 'variants:create --file catalog/ebook-deluxe.json',
+    async run(values, { app, query, progress }) {
+      const {
+        parseWriteDocument,
+        VARIANT_CREATE,
+        VariantService,
+        VariantSerializer,
+      } = await application();
+      const document = parseWriteDocument(
+        readDocument(required(values, 'file')),
+        VARIANT_CREATE,
+      );
+      const productId = document.relationships.product as string;
+      const principal = await ownerOf(
+        query,
+        'product',
+        `SELECT s.user_id, p.test_mode FROM products p
+           JOIN stores s ON s.id = p.store_id WHERE p.id = $1`,
+        productId,
+      );
+      const context = await app();
+      progress('Creating the variant…');
+      const variant = await context
+        .get(VariantService)
+        .create(principal, Number(productId), document.attributes);
+      return rendered(context, VariantSerializer, variant);
+    },
+  },
+  'webhooks:test': {
+    description:
+      'Send one signed "ping" to a webhook, as a delivery is sent, and print what the receiver answered.',
+    arguments: [
+      {
+        name: 'id',
+        required: true,
+        integer: true,
+        description: 'The webhook id (see webhooks:list).',
+      },
+    ],
+    options: {},
+    example: 'webhooks:test 1',
+    async run(values, { app, query, progress }) {
+      const { WebhookDeliveryService } = await application();
+      const id = Number(values.id);
+      const principal = await ownerOf(
+        query,
+        'webhook',
+        `SELECT s.user_id, w.test_mode FROM webhooks w
+           JOIN stores s ON s.id = w.store_id WHERE w.id = $1`,
+        id,
+      );
+      const context = await app();
+      progress('Sending the ping…');
+      const result = await context
+        .get(WebhookDeliveryService)
+        .sendTest(principal, id);
+      if (result.error !== null && result.responseCode === null)
+        throw new Error(`No answer from the receiver: ${result.error}`);
+      return {
+        webhook_id: id,
+        event_name: 'ping',
+        response_code: result.responseCode,
+        succeeded: result.error === null,
+        duration_ms: result.durationMs,
+        error: result.error,
+      };
+    },
+  },
+  'orders:refund': {
+    description:
+      'Refund an order, in full or in part (as POST /v1/orders/:id/refund); emits order_refunded.',
+    arguments: [
+      {
+        name: 'id',
+        required: true,
+        integer: true,
+        description: 'The order id.',
+      },
+    ],
+    options: {
+      amount: {
+        type: 'string',
+        value: '<cents>',
+        description:
+          'The amount to refund in cents of the order currency. Default: all that is left.',
+      },
+    },
+    example: 'orders:refund 42 --amount 500',
+    async run(values, { app, query, progress }) {
+      const {
+        OrderSerializer,
+        OrderService,
+        parseWriteDocument,
+        RefundAttributes,
+      } = await application();
+      const id = String(values.id);
+      const raw = values.amount;
+      const amount =
+        raw === undefined
+          ? undefined
+          : /^-?\d+$/.test(String(raw))
+            ? Number(raw)
+            : String(raw);
+      // The API's body, so the amount gets the API's checks and messages.
+      const document = parseWriteDocument(
+        {
+          data: {
+            type: 'orders',
+            id,
+            attributes: amount === undefined ? {} : { amount },
+          },
+        },
+        { type: 'orders', attributes: RefundAttributes, update: true },
+        id,
+      );
+      const principal = await ownerOf(
+        query,
+        'order',
+        `SELECT s.user_id, o.test_mode FROM orders o
+           JOIN stores s ON s.id = o.store_id WHERE o.id = $1`,
+        id,
+      );
+      const context = await app();
+      progress('Refunding…');
+      const order = await context
+        .get(OrderService)
+        .refund(principal, Number(id), document.attributes.amount);
+      return rendered(context, OrderSerializer, order);
+    },
+  },
+  'db:export': {
+    description:
+      'Write the embedded database as a plain SQL dump (schema and data, as pg_dump writes it) that psql loads into PostgreSQL.',
+    arguments: [
+      {
+        name: 'file',
+        description:
+          'Where to write the dump. Default: zest-export-<date>.sql in the current directory.',
+      },
+    ],
+    options: {},
+    example: 'db:export zest.sql',
+    async run(values, { database, progress }) {
+      if (!database.embedded)
+        throw new UsageError(
+          'db:export reads the embedded database; with DATABASE_URL set, use pg_dump',
+        );
+      const file =
+        (values.file as string | undefined) ??
+        `zest-export-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}.sql`;
+      progress('Dumping (pg_dump)…');
+      const sql = await database.embedded.dump();
+      writeFileSync(file, sql, { mode: 0o600, flag: 'wx' });
+      return {
+        file,
+        bytes: Buffer.byteLength(sql),
+        tables: (sql.match(/^CREATE TABLE /gm) ?? []).length,
+        // API-key hashes and webhook secrets are keyed with APP_KEY.
+        next: `psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f ${file}, then start Zest with that DATABASE_URL and the same APP_KEY (if it was never set, the one in DATA_DIR/app-key)`,
       };
     },
   },

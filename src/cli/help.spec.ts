@@ -20,8 +20,9 @@ describe('CLI help', () => {
         expect(spec.description).toMatch(/\S/);
       const [first, ...args] = words(command.example);
       expect(first).toBe(name);
-      const { values } = parseArgs({
+      const { values, positionals } = parseArgs({
         args,
+        allowPositionals: true,
         options: Object.fromEntries(
           Object.entries(command.options).map(([option, spec]) => [
             option,
@@ -32,6 +33,12 @@ describe('CLI help', () => {
       });
       for (const [option, spec] of Object.entries(command.options))
         if (spec.required) expect(values[option]).toBeDefined();
+      const declared = command.arguments ?? [];
+      expect(positionals.length).toBeLessThanOrEqual(declared.length);
+      declared.forEach((argument, i) => {
+        expect(argument.description).toMatch(/\S/);
+        if (argument.required) expect(positionals[i]).toBeDefined();
+      });
       const help = commandHelp(name, command);
       expect(help).toContain(command.description);
       expect(help).toContain(`npm run cli -- ${command.example}`);

@@ -10,11 +10,14 @@ const EXIT_CODES = [
 ];
 
 export function usage(name: string, command: Command): string {
+  const positionals = (command.arguments ?? []).map((argument) =>
+    argument.required ? `<${argument.name}>` : `[${argument.name}]`,
+  );
   const options = Object.entries(command.options).map(([option, spec]) => {
     const flag = `--${option}${spec.value ? ` ${spec.value}` : ''}`;
     return spec.required ? flag : `[${flag}]`;
   });
-  return [PREFIX, name, ...options, '[--json]'].join(' ');
+  return [PREFIX, name, ...positionals, ...options, '[--json]'].join(' ');
 }
 
 /** `npm run cli -- --help`: every command with its one-line description. */
@@ -44,18 +47,33 @@ export function rootHelp(commands: Record<string, Command>): string {
 
 /** `npm run cli -- <command> --help`. */
 export function commandHelp(name: string, command: Command): string {
+  const positionals = (command.arguments ?? []).map((argument) => [
+    argument.required ? `<${argument.name}>` : `[${argument.name}]`,
+    argument.description,
+  ]);
   const options = Object.entries(command.options).map(([option, spec]) => [
     `--${option}${spec.value ? ` ${spec.value}` : ''}`,
     `${spec.description}${spec.required ? ' Required.' : ''}`,
   ]);
   options.push(['--json', 'Print the result as one JSON object on stdout.']);
   options.push(['-h, --help', 'Show this help.']);
-  const width = Math.max(...options.map(([flag]) => flag.length));
+  const width = Math.max(
+    ...[...positionals, ...options].map(([flag]) => flag.length),
+  );
   return [
     `Usage: ${usage(name, command)}`,
     '',
     command.description,
     '',
+    ...(positionals.length > 0
+      ? [
+          'Arguments:',
+          ...positionals.map(
+            ([flag, text]) => `  ${flag.padEnd(width)}  ${text}`,
+          ),
+          '',
+        ]
+      : []),
     'Options:',
     ...options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
     '',
@@ -75,6 +93,11 @@ export function helpDocument(commands: Record<string, Command>, only?: string) {
         name,
         description: command.description,
         usage: usage(name, command),
+        arguments: (command.arguments ?? []).map((argument) => ({
+          name: argument.name,
+          required: argument.required === true,
+          description: argument.description,
+        })),
         options: Object.fromEntries(
           Object.entries(command.options).map(([option, spec]) => [
             option,

@@ -56,7 +56,8 @@ describe('nextRefund', () => {
     expect(over.status).toBe(422);
     expect(over.errors[0]).toMatchObject({
       detail: 'The amount may be at most 999 cents, what is left to refund.',
-      source: { pointer: '/data/attributes/amount' },
+      field: 'amount',
+      code: 'refund_exceeds_balance',
     });
     for (const status of ['failed', 'refunded', 'pending', 'void']) {
       const error = thrownAppError(() =>

@@ -1,5 +1,5 @@
-import { AppError } from './app-error';
 import { toUsdCents } from './money';
+import { RefundErrors } from './common.errors';
 
 /** What a refund reads of a charged record: an order or a subscription invoice. */
 export interface Refundable {
@@ -46,22 +46,14 @@ export function nextRefund(
   now: Date,
   pending = 0,
 ): RefundOutcome {
-  if (record.status !== 'paid')
-    throw AppError.unprocessable(
-      `Only a paid ${noun} can be refunded; this one is ${record.status}.`,
-    );
+  if (record.status !== 'paid') throw RefundErrors.notPaid(noun, record.status);
   const left = record.total - record.refundedAmount - pending;
   const paymentId = record.paymentReference;
-  if (left <= 0 || !paymentId)
-    throw AppError.unprocessable(`This ${noun} has no payment to refund.`);
+  if (left <= 0 || !paymentId) throw RefundErrors.nothingToRefund(noun);
   const value = amount ?? left;
   if (!Number.isSafeInteger(value) || value < 1)
-    throw AppError.attribute('amount', 'The amount must be positive.');
-  if (value > left)
-    throw AppError.attribute(
-      'amount',
-      `The amount may be at most ${left} cents, what is left to refund.`,
-    );
+    throw RefundErrors.amountNotPositive();
+  if (value > left) throw RefundErrors.amountOverLeft(left);
   const refundedAmount = record.refundedAmount + value;
   const full = refundedAmount === record.total;
   return {

@@ -99,6 +99,10 @@ const environmentSchema = z.object({
   CHECKOUT_BASE_URL: httpUrl.optional(),
   PROXY_BASE_URL: httpUrl.optional(),
   APP_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{16,}$/, 'must be at least 16 characters, without spaces')
+    .optional(),
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_SIZE: positiveInt.default(10),
   DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
@@ -172,6 +176,8 @@ export interface AppConfig {
   };
   /** Secret for API-key hashes and signed URLs. */
   appKey: string;
+  /** Bearer token that `GET /metrics` requires; null turns the route off. */
+  metricsToken: string | null;
   database: {
     /** null selects the embedded PGlite default. */
     url: string | null;
@@ -341,6 +347,7 @@ export function loadConfig(
       trustProxy: parseTrustProxy(e.TRUST_PROXY),
     },
     appKey: e.APP_KEY ?? developmentAppKey(e.DATA_DIR),
+    metricsToken: e.METRICS_TOKEN ?? null,
     database: {
       url: e.DATABASE_URL ?? null,
       poolSize: e.DATABASE_POOL_SIZE,

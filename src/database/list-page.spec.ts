@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { ListQuery, SortKey } from '../common/list-query';
-import { applyListPage, listPage, storeScopedPageSql } from './list-page';
+import { applyListPage, listPage } from './list-page';
 
 // Builds SQL only: the data source is never connected.
 const dataSource = new DataSource({ type: 'postgres' });
@@ -60,50 +60,6 @@ describe('applyListPage', () => {
   it('refuses a sort key the repository has no column for', () => {
     expect(() => sql(query([{ field: 'total', descending: false }]))).toThrow(
       'No column to sort s by total',
-    );
-  });
-});
-
-describe('storeScopedPageSql', () => {
-  const pageSql = (listQuery: ListQuery) =>
-    storeScopedPageSql({
-      select: 's.*',
-      table: 'sales',
-      alias: 's',
-      userIdParameter: '$1',
-      where: 's.test_mode = $2',
-      sortColumns: SORTS,
-      query: listQuery,
-    }).replace(/\s+/g, ' ');
-
-  it('merges per-store pages of keys, then reads the page by id, in the order applyListPage gives', () => {
-    const sorted = query([{ field: 'created_at', descending: true }], 3, 25);
-    const text = pageSql(sorted);
-    // Each store: its first offset + size keys, in its index order.
-    expect(text).toContain(
-      'SELECT s.id AS page_id, s.created_at AS page_key_0 FROM sales s WHERE s.store_id = page_store.id AND s.test_mode = $2 ORDER BY s.created_at DESC, s.id DESC LIMIT 75',
-    );
-    // The merge: the user's stores, paged.
-    expect(text).toContain(
-      'WHERE page_store.user_id = $1 ORDER BY page.page_key_0 DESC, page.page_id DESC LIMIT 25 OFFSET 50',
-    );
-    expect(text).toMatch(
-      /JOIN \(.*\) page_ids ON page_ids\.page_id = s\.id ORDER BY s\.created_at DESC, s\.id DESC$/,
-    );
-    expect(sql(sorted)).toContain(
-      'ORDER BY s.created_at DESC, s.id DESC LIMIT 25 OFFSET 50',
-    );
-  });
-
-  it('reads one store directly when the list is filtered to it', () => {
-    const inStore = {
-      ...query([{ field: 'name', descending: false }], 2),
-      filters: { store_id: 7 },
-    };
-    const text = pageSql(inStore);
-    expect(text).not.toContain('LATERAL');
-    expect(text).toMatch(
-      /WHERE s\.store_id IN \(SELECT id FROM stores WHERE user_id = \$1\) AND s\.test_mode = \$2 ORDER BY s\.name ASC, s\.id ASC LIMIT 10 OFFSET 10$/,
     );
   });
 });

@@ -1,8 +1,12 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { ScramExchange, ScramVerifier } from './scram';
 
 const SSL_REQUEST = 80877103;
+const GSS_ENCRYPTION_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
+/** PostgreSQL's own `authentication_timeout` default is a minute; nothing local needs that long. */
+const AUTHENTICATION_TIMEOUT_MS = 10_000;
 
 /**
  * Serves one PGlite session to many PostgreSQL connections.
@@ -15,14 +19,25 @@ const CANCEL_REQUEST = 80877102;
  * keeps its turn until the transaction ends, so transactions stay isolated.
  * (`@electric-sql/pglite-socket` interleaves single messages, which broke
  * the `pg` pools of TypeORM and BullMQ running side by side.)
+ *
+ * A connection reaches PGlite only after SCRAM-SHA-256 authentication with
+ * the password the multiplexer was made with, so another local user cannot
+ * read the database through the loopback port.
  */
 export class PgliteMultiplexer {
   private server: Server | null = null;
-  private holder: Connection | null = null;
+  /** The connection whose turn it is, or the holder of `exclusive`. */
+  private holder: object | null = null;
   private readonly waiting: Array<() => void> = [];
   private readonly connections = new Set<Connection>();
+  readonly scram: ScramVerifier;
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    password: string,
+  ) {
+    this.scram = new ScramVerifier(password);
+  }
 
   async listen(host: string, port: number): Promise<number> {
     const server = createServer((socket) => {
@@ -68,14 +83,28 @@ export class PgliteMultiplexer {
     }
   }
 
-  private async acquire(connection: Connection): Promise<void> {
+  /**
+   * Runs `work` on the PGlite session between two turns, with every
+   * connection kept waiting (pg_dump, which talks to PGlite directly).
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const turn = {};
+    await this.acquire(turn);
+    try {
+      return await work();
+    } finally {
+      this.release(turn);
+    }
+  }
+
+  private async acquire(connection: object): Promise<void> {
     while (this.holder !== null && this.holder !== connection) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
     this.holder = connection;
   }
 
-  private release(connection: Connection) {
+  private release(connection: object) {
     if (this.holder !== connection) return;
     this.holder = null;
     this.waiting.splice(0).forEach((wake) => wake());
@@ -84,7 +113,12 @@ export class PgliteMultiplexer {
 
 class Connection {
   private buffer = Buffer.alloc(0);
-  private started = false;
+  /** Before the startup message, then the two SCRAM steps, then forwarding to PGlite. */
+  private phase:
+    'startup' | 'sasl-initial' | 'sasl-final' | 'started' | 'refused' =
+    'startup';
+  private startup: Buffer | null = null;
+  private exchange: ScramExchange | null = null;
   private pending: Buffer[] = [];
   private chain: Promise<void> = Promise.resolve();
 
@@ -93,6 +127,7 @@ class Connection {
     private readonly multiplexer: PgliteMultiplexer,
   ) {
     socket.setNoDelay(true);
+    socket.setTimeout(AUTHENTICATION_TIMEOUT_MS, () => socket.destroy());
     socket.on('data', (data) => this.receive(data));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -107,28 +142,35 @@ class Connection {
   }
 
   private receive(data: Buffer) {
+    if (this.phase === 'refused') return;
     this.buffer = Buffer.concat([this.buffer, data]);
     for (;;) {
-      if (!this.started) {
+      if (this.phase === 'startup') {
         if (this.buffer.length < 8) return;
         const length = this.buffer.readInt32BE(0);
         const code = this.buffer.readInt32BE(4);
+        if (length < 8 || length > 10_000) return this.refuse('08P01');
         if (this.buffer.length < length) return;
         const message = this.buffer.subarray(0, length);
         this.buffer = this.buffer.subarray(length);
-        if (code === SSL_REQUEST) {
+        if (code === SSL_REQUEST || code === GSS_ENCRYPTION_REQUEST) {
           this.socket.write('N');
         } else if (code === CANCEL_REQUEST) {
           this.socket.destroy();
           return;
         } else {
-          this.started = true;
-          this.enqueue([message]);
+          this.startup = message;
+          this.phase = 'sasl-initial';
+          this.socket.write(
+            authentication(10, Buffer.from('SCRAM-SHA-256\0\0')),
+          );
         }
         continue;
       }
       if (this.buffer.length < 5) return;
       const length = this.buffer.readInt32BE(1) + 1;
+      if (this.phase !== 'started' && (length < 5 || length > 10_000))
+        return this.refuse('08P01');
       if (this.buffer.length < length) return;
       const message = this.buffer.subarray(0, length);
       this.buffer = this.buffer.subarray(length);
@@ -136,6 +178,12 @@ class Connection {
       if (type === 'X') {
         this.socket.end();
         return;
+      }
+      if (this.phase !== 'started') {
+        if (type !== 'p' || !this.authenticate(message.subarray(5))) {
+          return this.refuse('28P01');
+        }
+        continue;
       }
       this.pending.push(message);
       // Sync ends an extended-protocol exchange, Query is a whole simple one,
@@ -152,6 +200,54 @@ class Connection {
     }
   }
 
+  /** One SASL message; false when authentication failed. */
+  private authenticate(body: Buffer): boolean {
+    if (this.phase === 'sasl-initial') {
+      const end = body.indexOf(0);
+      if (end < 0 || body.toString('latin1', 0, end) !== 'SCRAM-SHA-256')
+        return false;
+      if (body.length < end + 5) return false;
+      const size = body.readInt32BE(end + 1);
+      const clientFirst = body.toString('utf8', end + 5, end + 5 + size);
+      this.exchange = this.multiplexer.scram.begin(clientFirst);
+      if (!this.exchange) return false;
+      this.phase = 'sasl-final';
+      this.socket.write(
+        authentication(11, Buffer.from(this.exchange.serverFirst)),
+      );
+      return true;
+    }
+    const serverFinal = this.exchange?.finish(body.toString('utf8'));
+    if (!serverFinal || !this.startup) return false;
+    this.socket.write(authentication(12, Buffer.from(serverFinal)));
+    this.socket.setTimeout(0);
+    this.phase = 'started';
+    this.exchange = null;
+    // PGlite answers the startup message with AuthenticationOk and the
+    // session's parameters, which is what the client expects next.
+    this.enqueue([this.startup]);
+    this.startup = null;
+    return true;
+  }
+
+  /** Ends the connection with a FATAL error, as PostgreSQL does before a session starts. */
+  private refuse(code: '28P01' | '08P01') {
+    const text =
+      code === '28P01'
+        ? 'password authentication failed'
+        : 'invalid startup packet';
+    const fields = Buffer.from(
+      `SFATAL\0VFATAL\0C${code}\0M${text}\0\0`,
+      'utf8',
+    );
+    const header = Buffer.alloc(5);
+    header.write('E', 0);
+    header.writeInt32BE(fields.length + 4, 1);
+    this.buffer = Buffer.alloc(0);
+    this.phase = 'refused';
+    this.socket.end(Buffer.concat([header, fields]));
+  }
+
   private enqueue(messages: Buffer[]) {
     const batch = new Uint8Array(Buffer.concat(messages));
     this.chain = this.chain
@@ -163,4 +259,13 @@ class Connection {
         this.socket.destroy();
       });
   }
+}
+
+/** An Authentication message (`R`) of the given kind. */
+function authentication(kind: number, data: Buffer): Buffer {
+  const header = Buffer.alloc(9);
+  header.write('R', 0);
+  header.writeInt32BE(8 + data.length, 1);
+  header.writeInt32BE(kind, 5);
+  return Buffer.concat([header, data]);
 }

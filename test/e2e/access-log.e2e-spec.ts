@@ -71,8 +71,34 @@ describe('access log', () => {
       url: '/v1/stores?signature=[Redacted]&expires=[Redacted]',
       remoteAddress: '127.0.0.1',
       statusCode: 401,
+      errorCodes: ['api_key_malformed'],
     });
     expect(typeof line.responseTime).toBe('number');
+    // A License API refusal keeps its plain-JSON body; its code is logged.
+    const refused = await fetch(`${baseUrl}/v1/licenses/activate`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Request-Id': 'access-log-2',
+      },
+      body: JSON.stringify({ license_key: 'nope', instance_name: 'laptop' }),
+    });
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({
+      activated: false,
+      error: 'license_key not found',
+    });
+    const refusal = await eventually(
+      () =>
+        Promise.resolve(
+          lines().find((entry) => entry.reqId === 'access-log-2'),
+        ),
+      'the License API refusal’s line',
+    );
+    expect(refusal).toMatchObject({
+      statusCode: 404,
+      errorCodes: ['license_key_not_found'],
+    });
     expect(api.output()).not.toContain(token);
     expect(api.output()).not.toContain('s3cr3tsig');
     // Probes are not logged.

@@ -673,6 +673,7 @@ describe('catalog: a store stocked over the API', () => {
           title: 'Not Found',
           detail: 'The related resource does not exist.',
           source: { pointer: '/data/relationships/store' },
+          code: 'store_not_found',
         });
       }
       expect(await total('/v1/products')).toBe(before);

@@ -248,15 +248,15 @@ describe('discounts and redemptions', () => {
       variant_id: variantId,
     }).expect(201);
 
-    const refusals: [string, RegExp][] = [
-      ['NOSUCHCODE', /not valid/],
-      ['LATER', /not active yet/],
-      ['OLD', /expired/],
-      ['ONCE', /fully redeemed/],
-      ['ONLYOTHER', /does not apply/],
+    const refusals: [string, RegExp, string][] = [
+      ['NOSUCHCODE', /not valid/, 'discount_invalid'],
+      ['LATER', /not active yet/, 'discount_not_active'],
+      ['OLD', /expired/, 'discount_expired'],
+      ['ONCE', /fully redeemed/, 'discount_exhausted'],
+      ['ONLYOTHER', /does not apply/, 'discount_not_applicable'],
     ];
     const orders = await count('orders');
-    for (const [code, message] of refusals) {
+    for (const [code, message, errorCode] of refusals) {
       const response = await buy(t.baseUrl, buyUrl, {
         discount_code: code,
         variant_id: variantId,
@@ -265,6 +265,7 @@ describe('discounts and redemptions', () => {
       expect(response.body.errors[0].source).toEqual({
         pointer: '/discount_code',
       });
+      expect(response.body.errors[0].code).toBe(errorCode);
     }
     expect(await count('orders')).toBe(orders);
 

@@ -13,6 +13,8 @@ interface Case {
   /** 'none', 'valid' (the default) or a literal Authorization header. */
   auth?: string;
   status: number;
+  /** The error's `code`. */
+  code: string;
   parameter?: string;
   headers?: Record<string, string>;
   /** Request body and its Content-Type. */
@@ -42,6 +44,7 @@ describe('error contract', () => {
       path: '/v1/stores',
       auth: 'none',
       status: 401,
+      code: 'authentication_required',
     },
     {
       name: 'not a bearer header',
@@ -49,6 +52,7 @@ describe('error contract', () => {
       path: '/v1/stores',
       auth: 'Basic abc',
       status: 401,
+      code: 'authorization_malformed',
     },
     {
       name: 'malformed key',
@@ -56,6 +60,7 @@ describe('error contract', () => {
       path: '/v1/stores',
       auth: 'Bearer nope',
       status: 401,
+      code: 'api_key_malformed',
     },
     {
       name: 'unknown well-formed key',
@@ -63,6 +68,7 @@ describe('error contract', () => {
       path: '/v1/stores',
       auth: `Bearer zest_test_${'A'.repeat(43)}`,
       status: 401,
+      code: 'api_key_invalid',
     },
     {
       name: 'unknown route (before auth)',
@@ -70,12 +76,14 @@ describe('error contract', () => {
       path: '/v1/no-such-thing',
       auth: 'none',
       status: 404,
+      code: 'route_not_found',
     },
     {
       name: 'wrong method on a known path',
       method: 'delete',
       path: '/v1/stores',
       status: 405,
+      code: 'method_not_allowed',
       headers: { allow: 'GET, POST' },
     },
     {
@@ -83,6 +91,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?page[size]=101',
       status: 400,
+      code: 'invalid_parameter',
       parameter: 'page[size]',
     },
     {
@@ -90,6 +99,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?page[number]=0',
       status: 400,
+      code: 'invalid_parameter',
       parameter: 'page[number]',
     },
     {
@@ -97,6 +107,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?page[number]=abc',
       status: 400,
+      code: 'invalid_parameter',
       parameter: 'page[number]',
     },
     {
@@ -104,6 +115,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?filter[color]=red',
       status: 400,
+      code: 'unknown_parameter',
       parameter: 'filter[color]',
     },
     {
@@ -111,6 +123,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?include=owners',
       status: 400,
+      code: 'invalid_parameter',
       parameter: 'include',
     },
     {
@@ -118,6 +131,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?sort=-price',
       status: 400,
+      code: 'invalid_parameter',
       parameter: 'sort',
     },
     {
@@ -125,6 +139,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?foo=1',
       status: 400,
+      code: 'unknown_parameter',
       parameter: 'foo',
     },
     {
@@ -132,6 +147,7 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores?sort=name&sort=-name',
       status: 400,
+      code: 'repeated_parameter',
       parameter: 'sort',
     },
     {
@@ -139,18 +155,21 @@ describe('error contract', () => {
       method: 'get',
       path: '/v1/stores/999999',
       status: 404,
+      code: 'not_found',
     },
     {
       name: 'non-numeric id',
       method: 'get',
       path: '/v1/stores/abc',
       status: 404,
+      code: 'not_found',
     },
     {
       name: 'body over 1 MiB',
       method: 'post',
       path: '/v1/test-echoes',
       status: 413,
+      code: 'body_too_large',
       contentType: 'application/vnd.api+json',
       body: echo({ message: 'x'.repeat(1024 * 1024) }),
     },
@@ -159,6 +178,7 @@ describe('error contract', () => {
       method: 'post',
       path: '/v1/test-echoes',
       status: 415,
+      code: 'unsupported_media_type',
       contentType: 'text/plain',
       body: echo({ message: 'x' }),
     },
@@ -167,6 +187,7 @@ describe('error contract', () => {
       method: 'post',
       path: '/v1/test-echoes',
       status: 415,
+      code: 'unsupported_media_type',
       contentType: 'application/xml',
       body: '<data/>',
     },
@@ -175,6 +196,7 @@ describe('error contract', () => {
       method: 'post',
       path: '/v1/test-echoes',
       status: 400,
+      code: 'malformed_request',
       contentType: 'application/vnd.api+json',
       body: '{"data": ',
     },
@@ -183,6 +205,7 @@ describe('error contract', () => {
       method: 'post',
       path: '/v1/test-echoes',
       status: 400,
+      code: 'invalid_document',
       contentType: 'application/json',
       body: '{"meta": {}}',
       pointer: '/data',
@@ -192,6 +215,7 @@ describe('error contract', () => {
       method: 'post',
       path: '/v1/test-echoes',
       status: 400,
+      code: 'invalid_document',
       contentType: 'application/vnd.api+json',
       body: JSON.stringify({ data: { type: 'stores', attributes: {} } }),
       pointer: '/data/type',
@@ -201,6 +225,7 @@ describe('error contract', () => {
       method: 'post',
       path: '/v1/test-echoes',
       status: 422,
+      code: 'invalid_attribute',
       contentType: 'application/vnd.api+json',
       body: echo({ message: 42 }),
       pointer: '/data/attributes/message',
@@ -210,6 +235,7 @@ describe('error contract', () => {
       method: 'post',
       path: '/v1/test-echoes',
       status: 400,
+      code: 'idempotency_key_invalid',
       contentType: 'application/vnd.api+json',
       body: echo({ message: 'x' }),
       requestHeaders: { 'Idempotency-Key': 'k'.repeat(256) },
@@ -239,6 +265,7 @@ describe('error contract', () => {
     expect(error.status).toBe(String(c.status));
     expect(typeof error.title).toBe('string');
     expect(typeof error.detail).toBe('string');
+    expect(error.code).toBe(c.code);
     if (c.parameter) expect(error.source).toEqual({ parameter: c.parameter });
     if (c.pointer) expect(error.source).toEqual({ pointer: c.pointer });
     if (c.header) expect(error.source).toEqual({ header: c.header });

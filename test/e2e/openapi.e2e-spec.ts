@@ -154,7 +154,9 @@ describe('the OpenAPI document', () => {
     const contract = new ResponseContract(spec);
     const good = {
       jsonapi: { version: '1.0' },
-      errors: [{ status: '404', title: 'Not Found', detail: 'x' }],
+      errors: [
+        { status: '404', title: 'Not Found', detail: 'x', code: 'not_found' },
+      ],
     };
     const base = {
       method: 'GET',

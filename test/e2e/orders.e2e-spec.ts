@@ -422,7 +422,7 @@ describe('orders, order items and refunds', () => {
     await buy(t.baseUrl, buyUrl).expect(201);
     const storeIds = merchant.stores.map((store) => store.id);
     // Orders are hand-written SQL; order items and customers go through the
-    // query builder (storeScopedListPage).
+    // query builder (scopedListPage).
     const rush = merchant.stores[1].id;
     // [path, table, sort, ORDER BY, the stores it lists]
     const lists: [string, string, string, string, number[]][] = [

@@ -134,6 +134,7 @@ describe('limits of the public routes', () => {
         'GET /docs/:asset page',
         'GET /health/live none',
         'GET /health/ready none',
+        'GET /metrics none',
       ].sort(),
     );
     // Every other route is behind an API key and counts per key.

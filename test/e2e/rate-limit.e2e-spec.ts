@@ -101,10 +101,15 @@ describe('rate limits', () => {
       await from('198.51.100.9', 'Basic abc').expect(401),
       await from('198.51.100.9', unknown).expect(401),
     ];
-    for (const answer of before) {
+    for (const answer of before)
       expect(answer.headers['retry-after']).toBeUndefined();
-      expect(answer.body.errors[0].code).toBeUndefined();
-    }
+    // Each with the code of its own refusal, not the limit's.
+    expect(before.map((answer) => answer.body.errors[0].code)).toEqual([
+      'authentication_required',
+      'api_key_malformed',
+      'authorization_malformed',
+      'api_key_invalid',
+    ]);
     // Past the limit: still the spec's 401, now with Retry-After and a code.
     const refused = await from('198.51.100.9', unknown).expect(401);
     expect(refused.headers['content-type']).toMatch(

@@ -247,6 +247,7 @@ describe('webhooks', () => {
         merchant.liveKey,
       ).expect(422);
       expect(errorPointers(response.body)).toEqual(['/data/attributes/url']);
+      expect(response.body.errors[0].code).toBe('webhook_url_refused');
     });
 
     it('answers 404 for a store that is not the caller’s, and 422 without a store', async () => {
@@ -311,8 +312,11 @@ describe('webhooks', () => {
             (e: unknown) => e as AppError,
           );
         expect({ url, status: error?.status }).toEqual({ url, status: 422 });
-        expect(error!.errors[0].source).toEqual({
-          pointer: '/data/attributes/url',
+        // The service names the attribute; the exception filter makes it
+        // the pointer /data/attributes/url (checked over HTTP above).
+        expect(error!.errors[0]).toMatchObject({
+          field: 'url',
+          code: 'webhook_url_refused',
         });
       }
       const allowed = await strict.create(

@@ -7,6 +7,7 @@ import { ApiKeyService } from '../../modules/account/api-key.service';
 import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { AuthenticatedRequest } from './principal';
 import { IS_PUBLIC } from './public.decorator';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /**
  * Every route needs `Authorization: Bearer <key>` unless it is marked
@@ -46,12 +47,14 @@ export class ApiKeyGuard implements CanActivate {
     if (typeof header !== 'string' || header.trim() === '') {
       throw AppError.unauthorized(
         'Authentication is required: send Authorization: Bearer <API key>.',
+        HttpErrorCodes.authenticationRequired,
       );
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match)
       throw AppError.unauthorized(
         'The Authorization header must be "Bearer <API key>".',
+        HttpErrorCodes.authorizationMalformed,
       );
     return this.apiKeys.authenticate(match[1]);
   }

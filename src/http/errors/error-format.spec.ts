@@ -45,6 +45,7 @@ describe('error formats', () => {
       ),
     ).toEqual({
       status: 405,
+      code: 'method_not_allowed',
       headers: { allow: 'POST' },
       body: { activated: false, error: 'Use POST for this endpoint.' },
     });
@@ -52,8 +53,11 @@ describe('error formats', () => {
 
   it('sends a plain-JSON refusal as is, an AppError as its message', () => {
     const body = { activated: false, error: 'license_key not found' };
-    expect(render(new PlainJsonError(404, body))).toEqual({
+    expect(
+      render(new PlainJsonError(404, body, 'license_key_not_found')),
+    ).toEqual({
       status: 404,
+      code: 'license_key_not_found',
       headers: {},
       body,
     });
@@ -61,6 +65,7 @@ describe('error formats', () => {
       render(new AppError(429, 'Slow down.', { 'retry-after': '5' })),
     ).toEqual({
       status: 429,
+      code: 'rate_limited',
       headers: { 'retry-after': '5' },
       body: { activated: false, error: 'Slow down.' },
     });
@@ -74,6 +79,7 @@ describe('error formats', () => {
     });
     expect(render(new Error('secret detail'))).toEqual({
       status: 500,
+      code: 'internal_error',
       headers: {},
       body: {
         activated: false,

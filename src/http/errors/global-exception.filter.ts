@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { RouteTable } from '../json-api/route-table';
+import { recordErrorCodes } from './error-codes-log';
 import { ErrorFormat, errorFormatOf } from './error-format';
 import { sendHtmlError } from './html-errors';
 import { renderJsonApiError, sendJsonApiError } from './json-api-errors';
@@ -12,7 +13,8 @@ import { renderPlainJsonError, sendPlainJsonError } from './plain-json-errors';
  * errors in the handler and its guards, and through Fastify's error handler
  * for those raised before (body parsing, onRequest hooks) and for requests
  * that matched no route. Unexpected errors are logged with the request id
- * and answered with a generic 500 that reveals nothing.
+ * and answered with a generic 500 that reveals nothing. The codes of every
+ * answer go to the request's access-log line.
  */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
@@ -26,6 +28,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const format = this.formatOf(request);
     let status: number;
+    let codes: string[];
     if (format.kind === 'plain-json') {
       const rendered = renderPlainJsonError(
         exception,
@@ -34,16 +37,19 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         format.outcome,
       );
       status = rendered.status;
+      codes = [rendered.code];
       sendPlainJsonError(reply, rendered);
     } else {
       const rendered = renderJsonApiError(exception, request, this.routes);
       status = rendered.status;
+      codes = rendered.errors.map((error) => error.code);
       if (format.kind === 'html') sendHtmlError(request, reply, rendered);
       else sendJsonApiError(reply, rendered);
     }
+    recordErrorCodes(request, codes);
     if (status >= 500) {
       this.logger.error(
-        { err: exception, requestId: request.id },
+        { err: exception, requestId: request.id, errorCodes: codes },
         'Unhandled error',
       );
     }

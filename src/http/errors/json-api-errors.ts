@@ -1,15 +1,37 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ErrorDetail } from '../../common/app-error';
+import {
+  AppError,
+  ErrorSource,
+  genericCode,
+  sourceOf,
+} from '../../common/app-error';
 import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from '../json-api/document';
 import { RouteTable } from '../json-api/route-table';
+
+/** A JSON:API error object without its status and title. */
+export interface WireError {
+  detail: string;
+  source?: ErrorSource;
+  code: string;
+}
 
 /** An error as status, JSON:API error objects (without status and title) and headers. */
 export interface RenderedError {
   status: number;
-  errors: ErrorDetail[];
+  errors: WireError[];
   headers: Record<string, string>;
+}
+
+/** A refusal of the HTTP layer itself, with its code. */
+function refusal(
+  status: number,
+  detail: string,
+  code: string = genericCode(status),
+  headers: Record<string, string> = {},
+): RenderedError {
+  return { status, errors: [{ detail, code }], headers };
 }
 
 export const UNEXPECTED_DETAIL =
@@ -23,6 +45,10 @@ function frameworkStatusOf(error: unknown): number | null {
     ? status
     : null;
 }
+
+/** The framework refuses with 400 only a body or request it cannot parse. */
+const frameworkCode = (status: number) =>
+  status === 400 ? 'malformed_request' : genericCode(status);
 
 const FRAMEWORK_DETAILS: Record<number, string> = {
   400: 'The request is malformed.',
@@ -43,7 +69,12 @@ export function renderJsonApiError(
   if (exception instanceof AppError) {
     return {
       status: exception.status,
-      errors: exception.errors,
+      errors: exception.errors.map((error) => {
+        const source = sourceOf(error);
+        return source
+          ? { detail: error.detail, source, code: error.code }
+          : { detail: error.detail, code: error.code };
+      }),
       headers: exception.headers,
     };
   }
@@ -51,20 +82,17 @@ export function renderJsonApiError(
     const status = exception.getStatus();
     if (status === 404) return unmatchedRoute(request, routes);
     if (status === 429) {
-      return {
+      return refusal(
         status,
-        errors: [
-          { detail: 'Too many requests. Retry after the time in Retry-After.' },
-        ],
-        headers: {},
-      };
+        'Too many requests. Retry after the time in Retry-After.',
+      );
     }
     if (status < 500) {
-      return {
+      return refusal(
         status,
-        errors: [{ detail: FRAMEWORK_DETAILS[status] ?? exception.message }],
-        headers: {},
-      };
+        FRAMEWORK_DETAILS[status] ?? exception.message,
+        frameworkCode(status),
+      );
     }
   }
   const frameworkStatus = frameworkStatusOf(exception);
@@ -75,9 +103,9 @@ export function renderJsonApiError(
           STATUS_CODES[frameworkStatus] ??
           'Request refused.')
         : (exception as Error).message;
-    return { status: frameworkStatus, errors: [{ detail }], headers: {} };
+    return refusal(frameworkStatus, detail, frameworkCode(frameworkStatus));
   }
-  return { status: 500, errors: [{ detail: UNEXPECTED_DETAIL }], headers: {} };
+  return refusal(500, UNEXPECTED_DETAIL);
 }
 
 function unmatchedRoute(
@@ -86,21 +114,14 @@ function unmatchedRoute(
 ): RenderedError {
   const allowed = routes.allowedMethods(request.url);
   if (allowed.length === 0) {
-    return {
-      status: 404,
-      errors: [{ detail: 'No route matches this path.' }],
-      headers: {},
-    };
+    return refusal(404, 'No route matches this path.', 'route_not_found');
   }
-  return {
-    status: 405,
-    errors: [
-      {
-        detail: `${request.method} is not allowed here. Allowed: ${allowed.join(', ')}.`,
-      },
-    ],
-    headers: { allow: allowed.join(', ') },
-  };
+  return refusal(
+    405,
+    `${request.method} is not allowed here. Allowed: ${allowed.join(', ')}.`,
+    'method_not_allowed',
+    { allow: allowed.join(', ') },
+  );
 }
 
 /** The error document, with the standard reason phrase as each error's title. */

@@ -1,13 +1,15 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
+import { AppError, genericCode } from '../../common/app-error';
 import { PlainJsonError } from '../../common/plain-json-error';
 import { RouteTable } from '../json-api/route-table';
 import { UNEXPECTED_DETAIL } from './json-api-errors';
 
 interface PlainRendered {
   status: number;
+  /** For the log only: the body has no place for it. */
+  code: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
 }
@@ -23,15 +25,26 @@ export function renderPlainJsonError(
   outcome: string,
 ): PlainRendered {
   if (exception instanceof PlainJsonError) {
-    return { status: exception.status, headers: {}, body: exception.body };
+    return {
+      status: exception.status,
+      code: exception.code,
+      headers: {},
+      body: exception.body,
+    };
   }
   const failed = (
     status: number,
     error: string,
     headers: Record<string, string> = {},
-  ) => ({ status, headers, body: { [outcome]: false, error } });
+    code = genericCode(status),
+  ) => ({ status, code, headers, body: { [outcome]: false, error } });
   if (exception instanceof AppError) {
-    return failed(exception.status, exception.message, exception.headers);
+    return failed(
+      exception.status,
+      exception.message,
+      exception.headers,
+      exception.errors[0].code,
+    );
   }
   const status =
     exception instanceof HttpException
@@ -51,7 +64,12 @@ export function renderPlainJsonError(
         : status === 400
           ? 'The request body could not be parsed.'
           : (STATUS_CODES[status] ?? 'Request refused.');
-    return failed(status, error);
+    return failed(
+      status,
+      error,
+      {},
+      status === 400 ? 'malformed_request' : genericCode(status),
+    );
   }
   return failed(500, UNEXPECTED_DETAIL);
 }

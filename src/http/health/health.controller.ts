@@ -4,6 +4,7 @@ import { Public } from '../auth/public.decorator';
 import { NotJsonApi } from '../json-api/not-json-api.decorator';
 import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { HealthService } from './health.service';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /** Probes from load balancers and orchestrators: never limited. */
 @Controller('health')
@@ -25,7 +26,10 @@ export class HealthController {
       const down = Object.entries(readiness.checks)
         .filter(([, check]) => check.status === 'down')
         .map(([name, check]) => `${name}: ${check.message ?? 'down'}`);
-      throw new AppError(503, `Not ready (${down.join('; ')}).`);
+      throw new AppError(503, {
+        detail: `Not ready (${down.join('; ')}).`,
+        code: HttpErrorCodes.notReady,
+      });
     }
     return { status: 'ok', checks: readiness.checks };
   }

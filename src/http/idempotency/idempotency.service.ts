@@ -7,6 +7,7 @@ import {
   IdempotencyRepository,
   IdempotencyScope,
 } from './idempotency.repository';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -89,6 +90,7 @@ export class IdempotencyService {
       throw AppError.badRequest(
         'Idempotency-Key must be 1 to 255 visible ASCII characters.',
         source,
+        HttpErrorCodes.idempotencyKeyInvalid,
       );
     }
     return header;
@@ -129,12 +131,14 @@ export class IdempotencyService {
           detail:
             'This Idempotency-Key was already used for a different request (method, path or body). Use a new key.',
           source,
+          code: HttpErrorCodes.idempotencyKeyReused,
         });
       }
       if (stored.status === null || !stored.body) {
         throw AppError.conflict(
           'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
           source,
+          HttpErrorCodes.idempotencyKeyInProgress,
         );
       }
       return {
@@ -147,6 +151,7 @@ export class IdempotencyService {
     throw AppError.conflict(
       'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
       source,
+      HttpErrorCodes.idempotencyKeyInProgress,
     );
   }
 

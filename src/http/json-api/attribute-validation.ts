@@ -9,6 +9,7 @@ import {
   integerOrSame,
   invalid,
 } from '../../common/validation-messages';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 type Constructor = abstract new (...args: never[]) => object;
 
@@ -101,11 +102,13 @@ export function prepareIntegers(
       errors.push({
         detail: invalid.atMost(label, INT32_MAX),
         source: { pointer: at },
+        code: HttpErrorCodes.invalidAttribute,
       });
     else if (!names.has('min') && number < INT32_MIN)
       errors.push({
         detail: invalid.atLeast(label, INT32_MIN),
         source: { pointer: at },
+        code: HttpErrorCodes.invalidAttribute,
       });
   }
   return errors;
@@ -235,6 +238,7 @@ export function validationDetails(
             {
               detail: fieldDetail(error, fieldLabel(at.slice(root.length + 1))),
               source: { pointer: at },
+              code: HttpErrorCodes.invalidAttribute,
             },
           ]
         : [];

@@ -21,6 +21,7 @@ import {
   ResourceRenderer,
   ResourceType,
 } from './resource';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /**
  * Builds every JSON:API document Zest sends: single records, pages with their
@@ -398,9 +399,11 @@ export class JsonApi {
 function pickInclude(query: RawQuery): RawQuery {
   for (const name of Object.keys(query)) {
     if (name !== 'include') {
-      throw AppError.badRequest(`Unknown query parameter "${name}".`, {
-        parameter: name,
-      });
+      throw AppError.badRequest(
+        `Unknown query parameter "${name}".`,
+        { parameter: name },
+        HttpErrorCodes.unknownParameter,
+      );
     }
   }
   return { include: query.include };

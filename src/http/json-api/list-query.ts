@@ -7,6 +7,7 @@ import {
   RawQuery,
   SortKey,
 } from '../../common/list-query';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /** What a list endpoint accepts, declared once per resource. */
 export interface ListSpec {
@@ -23,9 +24,11 @@ export const MAX_PAGE_SIZE = 100;
 function single(query: RawQuery, name: string): string | undefined {
   const value = query[name];
   if (Array.isArray(value)) {
-    throw AppError.badRequest(`The parameter ${name} may be given only once.`, {
-      parameter: name,
-    });
+    throw AppError.badRequest(
+      `The parameter ${name} may be given only once.`,
+      { parameter: name },
+      HttpErrorCodes.repeatedParameter,
+    );
   }
   return value;
 }
@@ -43,6 +46,7 @@ function pageParameter(
     throw AppError.badRequest(
       `${name} must be an integer from 1 to ${max === Number.MAX_SAFE_INTEGER ? 'upwards' : max}.`,
       { parameter: name },
+      HttpErrorCodes.invalidParameter,
     );
   }
   return value;
@@ -68,6 +72,7 @@ export function parseInclude(query: RawQuery, allowed: string[]): string[] {
       throw AppError.badRequest(
         `Unknown include "${name}". Allowed: ${allowed.join(', ') || 'none'}.`,
         { parameter: 'include' },
+        HttpErrorCodes.invalidParameter,
       );
     }
   }
@@ -83,6 +88,7 @@ function parseSort(raw: string | undefined, spec: ListSpec): SortKey[] {
       throw AppError.badRequest(
         `Cannot sort by "${part}". Allowed: ${spec.sorts.join(', ')}.`,
         { parameter: 'sort' },
+        HttpErrorCodes.invalidParameter,
       );
     }
     return { field, descending };
@@ -93,9 +99,11 @@ function parseSort(raw: string | undefined, spec: ListSpec): SortKey[] {
 export function assertOnlyParameters(query: RawQuery, allowed: string[]) {
   for (const name of Object.keys(query)) {
     if (!allowed.includes(name)) {
-      throw AppError.badRequest(`Unknown query parameter "${name}".`, {
-        parameter: name,
-      });
+      throw AppError.badRequest(
+        `Unknown query parameter "${name}".`,
+        { parameter: name },
+        HttpErrorCodes.unknownParameter,
+      );
     }
   }
 }
@@ -123,23 +131,28 @@ export function parseListQuery(
         throw AppError.badRequest(
           `Unknown filter "${filterName}". Allowed: ${Object.keys(spec.filters).join(', ') || 'none'}.`,
           { parameter: name },
+          HttpErrorCodes.unknownParameter,
         );
       }
       const raw = single(query, name) ?? '';
       const value = parse(raw);
       if (value === null) {
-        throw AppError.badRequest(`Invalid value for ${name}.`, {
-          parameter: name,
-        });
+        throw AppError.badRequest(
+          `Invalid value for ${name}.`,
+          { parameter: name },
+          HttpErrorCodes.invalidParameter,
+        );
       }
       if (value === NO_MATCH) unmatchable[filterName] = raw;
       else filters[filterName] = value;
     } else if (
       !['page[number]', 'page[size]', 'include', 'sort'].includes(name)
     ) {
-      throw AppError.badRequest(`Unknown query parameter "${name}".`, {
-        parameter: name,
-      });
+      throw AppError.badRequest(
+        `Unknown query parameter "${name}".`,
+        { parameter: name },
+        HttpErrorCodes.unknownParameter,
+      );
     }
   }
   const sortRaw = single(query, 'sort');

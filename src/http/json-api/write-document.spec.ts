@@ -78,10 +78,12 @@ describe('parseWriteDocument', () => {
       {
         detail: 'The name must be a string.',
         source: { pointer: '/data/attributes/name' },
+        code: 'invalid_attribute',
       },
       {
         detail: 'The city must be a string.',
         source: { pointer: '/data/attributes/city' },
+        code: 'invalid_attribute',
       },
     ]);
     const document = parseWriteDocument(

@@ -4,6 +4,7 @@ import { validateSync } from 'class-validator';
 import { AppError } from '../../common/app-error';
 import { WriteDocument } from '../../common/write-document';
 import { prepareIntegers, validationDetails } from './attribute-validation';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 type Constructor<T> = new () => T;
 
@@ -27,7 +28,11 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function shapeError(detail: string, pointer: string) {
-  return AppError.badRequest(detail, { pointer });
+  return AppError.badRequest(
+    detail,
+    { pointer },
+    HttpErrorCodes.invalidDocument,
+  );
 }
 
 function identifier(
@@ -71,6 +76,7 @@ function parseRelationships(
       throw AppError.unprocessable({
         detail: `Unknown relationship "${name}".`,
         source: { pointer: `/data/relationships/${name}` },
+        code: HttpErrorCodes.unknownRelationship,
       });
     }
   }
@@ -82,6 +88,7 @@ function parseRelationships(
         throw AppError.unprocessable({
           detail: `The ${name} relationship is required.`,
           source: { pointer },
+          code: HttpErrorCodes.relationshipRequired,
         });
       }
       continue;
@@ -141,9 +148,11 @@ export function parseWriteDocument<A extends object>(
     }
     id = String(data.id);
     if (id !== pathId) {
-      throw AppError.conflict('data.id does not match the id in the URL.', {
-        pointer: '/data/id',
-      });
+      throw AppError.conflict(
+        'data.id does not match the id in the URL.',
+        { pointer: '/data/id' },
+        HttpErrorCodes.idMismatch,
+      );
     }
   }
   const rawAttributes = data.attributes ?? {};

@@ -117,7 +117,7 @@ export function sharedSchemas(): Record<string, SchemaObject> {
         title: str('The standard reason phrase of the status.'),
         detail: str(),
         code: str(
-          'A stable, machine-readable name for the error, where it has one.',
+          'A stable, machine-readable snake_case name for the error, on every error (README, "Error codes"). Tell one 422 from another by it, not by `detail`.',
         ),
         source: {
           type: 'object',
@@ -127,7 +127,7 @@ export function sharedSchemas(): Record<string, SchemaObject> {
           maxProperties: 1,
         },
       },
-      { optional: ['detail', 'code', 'source'] },
+      { optional: ['detail', 'source'] },
     ),
     ErrorDocument: exact({
       jsonapi: ref('JsonApiVersion'),

@@ -4,6 +4,17 @@ import { exact, freeform } from './schema';
 
 const ok = exact({ status: { type: 'string', enum: ['ok'] } });
 
+function errorResponse(description: string) {
+  return {
+    description,
+    content: {
+      'application/vnd.api+json': {
+        schema: { $ref: '#/components/schemas/ErrorDocument' },
+      },
+    },
+  };
+}
+
 /** The routes of the HTTP layer itself: health checks and this document. */
 export const platformOpenApi: OpenApiContribution = {
   operations: {
@@ -23,14 +34,21 @@ export const platformOpenApi: OpenApiContribution = {
             checks: freeform('Each dependency and its status.'),
           }),
         ),
-        '503': {
-          description: 'A dependency is down.',
-          content: {
-            'application/vnd.api+json': {
-              schema: { $ref: '#/components/schemas/ErrorDocument' },
-            },
-          },
+        '503': errorResponse('A dependency is down.'),
+      },
+    },
+    'GET /metrics': {
+      summary: 'Prometheus metrics',
+      description:
+        'The Prometheus text format. Requires `Authorization: Bearer <METRICS_TOKEN>`; with `METRICS_TOKEN` unset the route answers 404.',
+      tags: ['Operations'],
+      responses: {
+        '200': {
+          description: 'Every series of this process.',
+          content: { 'text/plain': { schema: { type: 'string' } } },
         },
+        '401': errorResponse('No token, or the wrong one.'),
+        '404': errorResponse('Metrics are off (METRICS_TOKEN unset).'),
       },
     },
     'GET /v1/openapi.json': {

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { SignedUrls } from '../../common/signed-urls.service';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /**
  * Lets a request through only when its URL carries a valid, unexpired
@@ -17,10 +18,14 @@ export class SignedUrlGuard implements CanActivate {
     if (check === 'expired') {
       throw AppError.forbidden(
         'This link has expired. Request a new one from the merchant.',
+        HttpErrorCodes.linkExpired,
       );
     }
     if (check !== 'valid') {
-      throw AppError.forbidden('This link is invalid.');
+      throw AppError.forbidden(
+        'This link is invalid.',
+        HttpErrorCodes.linkInvalid,
+      );
     }
     return true;
   }

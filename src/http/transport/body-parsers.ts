@@ -2,8 +2,10 @@ import { STATUS_CODES } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
+import { AppError, genericCode } from '../../common/app-error';
 import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from '../json-api/document';
+import { recordErrorCodes } from '../errors/error-codes-log';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /** Deepest nesting of objects and arrays a body may have; JSON:API needs about 6. */
 export const MAX_BODY_DEPTH = 64;
@@ -15,7 +17,11 @@ function decode(body: Buffer): string {
   try {
     return utf8.decode(body);
   } catch {
-    throw AppError.badRequest('The request body is not valid UTF-8.');
+    throw AppError.badRequest(
+      'The request body is not valid UTF-8.',
+      undefined,
+      HttpErrorCodes.malformedRequest,
+    );
   }
 }
 
@@ -30,10 +36,16 @@ function decode(body: Buffer): string {
 export function checkBodyValue(value: unknown, depth = 0): void {
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
-      throw AppError.badRequest('The request body contains a NUL character.');
+      throw AppError.badRequest(
+        'The request body contains a NUL character.',
+        undefined,
+        HttpErrorCodes.malformedRequest,
+      );
     if (!value.isWellFormed())
       throw AppError.badRequest(
         'The request body contains an unpaired surrogate (a \\ud800–\\udfff escape without its pair), which is not valid Unicode text.',
+        undefined,
+        HttpErrorCodes.malformedRequest,
       );
     return;
   }
@@ -41,6 +53,8 @@ export function checkBodyValue(value: unknown, depth = 0): void {
     if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)
       throw AppError.badRequest(
         `The request body contains a number out of range (at most ${Number.MAX_SAFE_INTEGER} in magnitude).`,
+        undefined,
+        HttpErrorCodes.malformedRequest,
       );
     return;
   }
@@ -48,6 +62,8 @@ export function checkBodyValue(value: unknown, depth = 0): void {
   if (depth >= MAX_BODY_DEPTH)
     throw AppError.badRequest(
       `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
+      undefined,
+      HttpErrorCodes.malformedRequest,
     );
   for (const [key, item] of Object.entries(value)) {
     checkBodyValue(key, depth + 1);
@@ -112,10 +128,14 @@ export function installBodyParsers(adapter: FastifyAdapter, bodyLimit: number) {
       if (malformed)
         throw AppError.badRequest(
           'The form body has an escape that is not percent-encoded UTF-8.',
+          undefined,
+          HttpErrorCodes.malformedRequest,
         );
       if (Object.hasOwn(parsed, '__proto__'))
         throw AppError.badRequest(
           'Object contains forbidden prototype property',
+          undefined,
+          HttpErrorCodes.malformedRequest,
         );
       const fields: Record<string, unknown> = { ...parsed };
       checkBodyValue(fields);
@@ -140,6 +160,7 @@ export function installQueryCheck(fastify: FastifyInstance) {
         throw AppError.badRequest(
           'A query parameter contains a NUL character.',
           { parameter: name.replaceAll('\u0000', '') },
+          HttpErrorCodes.malformedRequest,
         );
       }
     }
@@ -153,10 +174,13 @@ export function installQueryCheck(fastify: FastifyInstance) {
  */
 export function frameworkErrorHandler(
   error: { statusCode?: number },
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ) {
   const status = error.statusCode ?? 400;
+  const code =
+    status === 400 ? HttpErrorCodes.malformedRequest : genericCode(status);
+  recordErrorCodes(request, [code]);
   void reply
     .status(status)
     .header('content-type', JSON_API_MEDIA_TYPE)
@@ -171,6 +195,7 @@ export function frameworkErrorHandler(
               status === 414
                 ? 'A path segment is too long.'
                 : 'The request path is not a valid URL (malformed percent-encoding).',
+            code,
           },
         ],
       }),

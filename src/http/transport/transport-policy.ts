@@ -1,9 +1,10 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/app-error';
 import { AppConfig } from '../../config/app-config';
+import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /** Load balancers and orchestrators probe these over plain HTTP. */
-const HTTPS_EXEMPT = /^\/health(\/|$|\?)/;
+const HTTPS_EXEMPT = /^\/(health|metrics)(\/|$|\?)/;
 
 /**
  * CORS for an API authenticated by bearer tokens, not cookies: any origin may
@@ -65,6 +66,7 @@ export function installTransportPolicy(
     if (request.headers.origin === 'null' && !isProxyRequest(request, proxy)) {
       throw AppError.forbidden(
         'Requests with Origin: null are not accepted on this address; use the proxy address.',
+        HttpErrorCodes.originNullRefused,
       );
     }
     // From here on errors carry the CORS headers, so browsers can read them.
@@ -76,6 +78,8 @@ export function installTransportPolicy(
     ) {
       throw AppError.badRequest(
         'HTTPS is required. Send the request over https://.',
+        undefined,
+        HttpErrorCodes.httpsRequired,
       );
     }
   });

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
@@ -15,6 +14,7 @@ import {
 import { ApiKey, ApiKeyMode } from './api-key.entity';
 import { ApiKeyUsageProducer } from './api-key-usage.queue';
 import { User } from './user.entity';
+import { AccountErrors } from './account.errors';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const KEY_LIFETIME_MS = 365 * DAY_MS;
@@ -55,7 +55,7 @@ export class ApiKeyService {
     lifetimeDays?: number,
   ): Promise<CreatedApiKey> {
     if (!(await this.users.existsBy({ id: userId }))) {
-      throw AppError.notFound(`User ${userId} does not exist.`);
+      throw AccountErrors.userNotFound(userId);
     }
     const key = generateApiKey(mode);
     const apiKey = await this.keys.save(
@@ -78,7 +78,7 @@ export class ApiKeyService {
 
   async revoke(id: number): Promise<ApiKey> {
     const apiKey = await this.keys.findOneBy({ id });
-    if (!apiKey) throw AppError.notFound(`API key ${id} does not exist.`);
+    if (!apiKey) throw AccountErrors.apiKeyNotFound(id);
     if (!apiKey.revokedAt) {
       apiKey.revokedAt = this.clock.now();
       await this.keys.save(apiKey);
@@ -89,8 +89,7 @@ export class ApiKeyService {
 
   /** The principal for a bearer key, or a 401 that says what is wrong. */
   async authenticate(key: string): Promise<Principal> {
-    if (!isWellFormedApiKey(key))
-      throw AppError.unauthorized('The API key is malformed.');
+    if (!isWellFormedApiKey(key)) throw AccountErrors.apiKeyMalformed();
     const hash = hashApiKey(key, this.config.appKey);
     const now = this.clock.now();
     const cached = this.cache.get(hash);
@@ -103,11 +102,9 @@ export class ApiKeyService {
       return cached.principal;
     }
     const apiKey = await this.keys.findOneBy({ keyHash: hash });
-    if (!apiKey) throw AppError.unauthorized('The API key is not valid.');
-    if (apiKey.revokedAt)
-      throw AppError.unauthorized('The API key has been revoked.');
-    if (apiKey.expiresAt <= now)
-      throw AppError.unauthorized('The API key has expired.');
+    if (!apiKey) throw AccountErrors.apiKeyInvalid();
+    if (apiKey.revokedAt) throw AccountErrors.apiKeyRevoked();
+    if (apiKey.expiresAt <= now) throw AccountErrors.apiKeyExpired();
     const principal: Principal = {
       userId: apiKey.userId,
       apiKeyId: apiKey.id,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
-import { AppError } from '../../common/app-error';
 import { User } from './user.entity';
+import { AccountErrors } from './account.errors';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -15,12 +15,8 @@ export class UserService {
   async create(input: { email: string; name: string }): Promise<User> {
     const email = input.email.trim();
     const name = input.name.trim();
-    if (!EMAIL.test(email))
-      throw AppError.attribute(
-        'email',
-        'The email must be a valid email address.',
-      );
-    if (!name) throw AppError.attribute('name', 'The name is required.');
+    if (!EMAIL.test(email)) throw AccountErrors.invalidEmail();
+    if (!name) throw AccountErrors.attributeRequired('name');
     try {
       return await this.users.save(
         this.users.create({ email, name, color: '#898FA9', avatarUrl: null }),
@@ -30,9 +26,7 @@ export class UserService {
         error instanceof QueryFailedError &&
         (error.driverError as { code?: string }).code === '23505'
       ) {
-        throw AppError.conflict(
-          `A user with the email ${email} already exists.`,
-        );
+        throw AccountErrors.emailTaken(email);
       }
       throw error;
     }

@@ -1,26 +1,10 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
-import { sameNameColumns, storeScopedListPage } from '../../database/list-page';
+import { sameNameColumns } from '../../database/list-page';
+import { scopedListPage } from '../../database/tenancy';
 
 export const CREATED_UPDATED_SORTS = ['created_at', 'updated_at'];
-
-/**
- * Limits a query to the caller's stores and mode: anything else does not
- * exist for the caller (404, like a missing record).
- */
-export function scopeTo<T extends ObjectLiteral>(
-  builder: SelectQueryBuilder<T>,
-  alias: string,
-  principal: Principal,
-): SelectQueryBuilder<T> {
-  return builder
-    .where(`${alias}.test_mode = :testMode`, { testMode: principal.testMode })
-    .andWhere(
-      `${alias}.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)`,
-      { userId: principal.userId },
-    );
-}
 
 /** Address filters match the whole address in any case (filterParsers.email), on `lower()` indexes. */
 const CASELESS_FILTERS = new Set(['user_email']);
@@ -49,8 +33,8 @@ export function applyFilters<T extends ObjectLiteral>(
 }
 
 /**
- * Sorted by created_at or updated_at and paged across the principal's stores
- * (see `storeScopedListPage`).
+ * Scoped to the principal, sorted by created_at or updated_at and paged
+ * (see `scopedListPage`).
  */
 export function pageOf<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
@@ -58,12 +42,12 @@ export function pageOf<T extends ObjectLiteral>(
   query: ListQuery,
   principal: Principal,
 ): Promise<Page<T>> {
-  return storeScopedListPage(
+  return scopedListPage(
     builder,
     alias,
     sameNameColumns(alias, CREATED_UPDATED_SORTS),
     query,
-    principal.userId,
+    principal,
   );
 }
 

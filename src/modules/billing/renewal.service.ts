@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError } from '../../common/app-error';
 import { Transactions } from '../../database/transactions';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import {
@@ -12,7 +11,8 @@ import { linesTotal, withCarriedProration } from './invoice-lines';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import { assertTransition, RETRY_DELAYS_DAYS } from './subscription.state';
+import { RETRY_DELAYS_DAYS, transition } from './subscription.state';
+import { BillingErrors } from './billing.errors';
 
 const DAY_MS = 86_400_000;
 
@@ -82,8 +82,10 @@ export class RenewalService {
           s.pauseResumesAt <= asOf &&
           s.pauseResumesAt <= s.renewsAt
         ) {
-          s.status =
-            s.trialEndsAt && s.trialEndsAt > asOf ? 'on_trial' : 'active';
+          transition(
+            s,
+            s.trialEndsAt && s.trialEndsAt > asOf ? 'on_trial' : 'active',
+          );
           s.pauseMode = null;
           s.pauseResumesAt = null;
           await this.billing.save(manager, s, asOf);
@@ -155,17 +157,13 @@ export class RenewalService {
     });
     const events: WebhookEventName[] = ['subscription_updated'];
     if (await this.billing.collect(manager, s, invoice, now)) {
-      assertTransition(s.status, 'active');
-      s.status = 'active';
+      transition(s, 'active');
       s.failedAttempts = 0;
     } else {
       if (options.declineThrows) {
-        throw AppError.unprocessable(
-          `The payment was declined (${invoice.failureReason}); nothing was changed.`,
-        );
+        throw BillingErrors.paymentDeclined(invoice.failureReason);
       }
-      assertTransition(s.status, 'past_due');
-      s.status = 'past_due';
+      transition(s, 'past_due');
       s.failedAttempts = 1;
       // For past_due, renews_at is the next retry (reference section 4).
       s.renewsAt = new Date(start.getTime() + RETRY_DELAYS_DAYS[0] * DAY_MS);
@@ -184,15 +182,13 @@ export class RenewalService {
         attempt: s.failedAttempts,
       }));
     if (paid) {
-      assertTransition(s.status, 'active');
-      s.status = 'active';
+      transition(s, 'active');
       s.failedAttempts = 0;
       s.renewsAt = periodEndOf(s);
     } else {
       s.failedAttempts += 1;
       if (s.failedAttempts > RETRY_DELAYS_DAYS.length) {
-        assertTransition(s.status, 'unpaid');
-        s.status = 'unpaid';
+        transition(s, 'unpaid');
         s.renewsAt = periodEndOf(s);
       } else {
         s.renewsAt = new Date(
@@ -206,8 +202,7 @@ export class RenewalService {
   }
 
   private async expire(manager: EntityManager, s: Subscription, now: Date) {
-    assertTransition(s.status, 'expired');
-    s.status = 'expired';
+    transition(s, 'expired');
     const open = await this.invoices.openRenewal(manager, s.id);
     if (open) {
       open.status = 'void';

@@ -7,7 +7,6 @@ import { Price } from '../catalog/price.entity';
 import { ExchangeRates } from '../currency/exchange-rates.service';
 import { Outbox } from '../webhooks/outbox';
 import { WebhookEventName } from '../webhooks/webhook-events';
-import { AppError } from '../../common/app-error';
 import { discountOff } from '../../common/money';
 import { periodEnd } from './billing-period';
 import { prorationMode } from './proration';
@@ -38,6 +37,7 @@ import {
 } from './billing.renderers';
 import { billableUsage, isUsageAggregation } from './usage-aggregation';
 import { UsageRecordRepository } from './usage-record.repository';
+import { BillingErrors } from './billing.errors';
 
 /** License keys follow a subscription's end (the licensing module implements it). */
 export const SUBSCRIPTION_END_FOLLOWER = Symbol('SUBSCRIPTION_END_FOLLOWER');
@@ -389,9 +389,7 @@ export class SubscriptionBilling {
       now,
     });
     if (!(await this.collect(manager, s, invoice, now))) {
-      throw AppError.unprocessable(
-        `The payment was declined (${invoice.failureReason}); nothing was changed.`,
-      );
+      throw BillingErrors.paymentDeclined(invoice.failureReason);
     }
   }
 

@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
-import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
+import { scoped } from '../../database/tenancy';
+import { applyFilters, newestFirst, pageOf } from './billing-list';
 import { SubscriptionInvoice } from './subscription-invoice.entity';
 
 /**
@@ -30,7 +31,7 @@ export class SubscriptionInvoiceRepository {
     ids: number[],
   ): Promise<SubscriptionInvoice[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return scopeTo(
+    return scoped(
       this.invoices.createQueryBuilder('invoice'),
       'invoice',
       principal,
@@ -43,11 +44,7 @@ export class SubscriptionInvoiceRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<SubscriptionInvoice>> {
-    const builder = scopeTo(
-      this.invoices.createQueryBuilder('invoice'),
-      'invoice',
-      principal,
-    );
+    const builder = this.invoices.createQueryBuilder('invoice');
     const { refunded, ...filters } = query.filters;
     applyFilters(builder, 'invoice', filters, {});
     if (refunded !== undefined) {
@@ -66,7 +63,7 @@ export class SubscriptionInvoiceRepository {
     filter: string,
     values: FilterValue[],
   ): Promise<SubscriptionInvoice[]> {
-    const builder = scopeTo(
+    const builder = scoped(
       this.invoices.createQueryBuilder('invoice'),
       'invoice',
       principal,
@@ -96,7 +93,7 @@ export class SubscriptionInvoiceRepository {
     principal: Principal,
     id: number,
   ): Promise<SubscriptionInvoice | null> {
-    return scopeTo(
+    return scoped(
       manager.createQueryBuilder(SubscriptionInvoice, 'invoice'),
       'invoice',
       principal,

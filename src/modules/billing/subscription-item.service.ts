@@ -19,6 +19,7 @@ import {
 import { SubscriptionItem } from './subscription-item.entity';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
+import { BillingErrors } from './billing.errors';
 
 /** The end of the period usage is being reported for. */
 export const openPeriodEnd = (s: Subscription) =>
@@ -70,16 +71,10 @@ export class SubscriptionItemService {
       const item = await this.subscriptions.findItem(manager, id);
       if (!s || !item) throw AppError.notFound();
       if (item.isUsageBased) {
-        throw AppError.unprocessable({
-          detail:
-            'The quantity of a usage-based subscription item is reported through usage records.',
-          source: { pointer: '/data/attributes/quantity' },
-        });
+        throw BillingErrors.usageBasedQuantity();
       }
       if (s.status === 'cancelled' || s.status === 'expired') {
-        throw AppError.unprocessable(
-          `The items of a ${s.status} subscription cannot be changed.`,
-        );
+        throw BillingErrors.itemsLocked(s.status);
       }
       if (input.quantity === item.quantity) return item;
       const oldQuantity = item.quantity;

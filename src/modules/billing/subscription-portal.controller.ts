@@ -8,7 +8,6 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
 import { parseIntegerId } from '../../common/ids';
 import { Public } from '../../http/auth/public.decorator';
 import { escapeHtml, htmlPage } from '../../http/html/html';
@@ -16,10 +15,11 @@ import { HtmlPage } from '../../http/html/html-page.decorator';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
-import { isCardDeclined } from '../payment/payment.errors';
+import { cardNumberRequired, isCardDeclined } from '../payment/payment.errors';
 import { SubscriptionView } from './billing-views';
 import { STATUS_FORMATTED } from './subscription.state';
 import { SubscriptionPortalService } from './subscription-portal.service';
+import { BillingErrors } from './billing.errors';
 
 const DATE = new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',
@@ -90,10 +90,7 @@ export class SubscriptionPortalController {
         ? (body as Record<string, unknown>).card_number
         : undefined;
     if (typeof cardNumber !== 'string' || cardNumber.trim() === '') {
-      throw AppError.unprocessable({
-        detail: 'A card number is required.',
-        source: { pointer: '/card_number' },
-      });
+      throw cardNumberRequired();
     }
     let s: SubscriptionView;
     try {
@@ -110,14 +107,13 @@ export class SubscriptionPortalController {
 
   private async page(id: string): Promise<string> {
     const s = await this.portal.find(this.subscriptionId(id));
-    if (!s) throw AppError.notFound('This subscription does not exist.');
+    if (!s) throw BillingErrors.subscriptionNotFound();
     return render(s, null);
   }
 
   private subscriptionId(raw: string): number {
     const id = parseIntegerId(raw);
-    if (id === null)
-      throw AppError.notFound('This subscription does not exist.');
+    if (id === null) throw BillingErrors.subscriptionNotFound();
     return id;
   }
 }

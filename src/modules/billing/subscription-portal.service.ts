@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { Transactions } from '../../database/transactions';
 import { cardDeclined } from '../payment/payment.errors';
@@ -11,7 +10,8 @@ import {
 } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { SubscriptionRepository } from './subscription.repository';
-import { assertTransition } from './subscription.state';
+import { transition } from './subscription.state';
+import { BillingErrors } from './billing.errors';
 
 /**
  * The customer's side of a subscription, reached through its signed links
@@ -49,9 +49,9 @@ export class SubscriptionPortalService {
     return this.transactions.run(async (manager) => {
       const now = this.clock.now();
       const s = await this.subscriptions.lock(manager, id);
-      if (!s) throw AppError.notFound('This subscription does not exist.');
+      if (!s) throw BillingErrors.subscriptionNotFound();
       if (s.status === 'expired') {
-        throw AppError.unprocessable('This subscription has ended.');
+        throw BillingErrors.subscriptionEnded();
       }
       const open =
         s.status === 'past_due' || s.status === 'unpaid'
@@ -69,8 +69,7 @@ export class SubscriptionPortalService {
             `The card was declined (${open.failureReason}).`,
           );
         }
-        assertTransition(s.status, 'active');
-        s.status = 'active';
+        transition(s, 'active');
         s.failedAttempts = 0;
         s.renewsAt = periodEndOf(s);
       } else {

@@ -6,7 +6,8 @@ import { Principal } from '../../common/principal';
 import { Price } from '../catalog/price.entity';
 import { Product } from '../catalog/product.entity';
 import { Variant } from '../catalog/variant.entity';
-import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
+import { scoped } from '../../database/tenancy';
+import { applyFilters, newestFirst, pageOf } from './billing-list';
 import { SubscriptionItem } from './subscription-item.entity';
 import { Subscription } from './subscription.entity';
 
@@ -22,7 +23,7 @@ export class SubscriptionRepository {
 
   findVisible(principal: Principal, ids: number[]): Promise<Subscription[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return scopeTo(
+    return scoped(
       this.subscriptions.createQueryBuilder('subscription'),
       'subscription',
       principal,
@@ -35,11 +36,7 @@ export class SubscriptionRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<Subscription>> {
-    const builder = scopeTo(
-      this.subscriptions.createQueryBuilder('subscription'),
-      'subscription',
-      principal,
-    );
+    const builder = this.subscriptions.createQueryBuilder('subscription');
     applyFilters(builder, 'subscription', query.filters, {});
     return pageOf(builder, 'subscription', query, principal);
   }
@@ -49,7 +46,7 @@ export class SubscriptionRepository {
     filter: string,
     values: FilterValue[],
   ): Promise<Subscription[]> {
-    const builder = scopeTo(
+    const builder = scoped(
       this.subscriptions.createQueryBuilder('subscription'),
       'subscription',
       principal,
@@ -64,7 +61,7 @@ export class SubscriptionRepository {
     principal: Principal,
     id: number,
   ): Promise<Subscription | null> {
-    return scopeTo(
+    return scoped(
       manager.createQueryBuilder(Subscription, 'subscription'),
       'subscription',
       principal,
@@ -181,7 +178,7 @@ export class SubscriptionRepository {
   ): Promise<SubscriptionItem[]> {
     if (ids.length === 0) return Promise.resolve([]);
     const items = manager?.getRepository(SubscriptionItem) ?? this.items;
-    return scopeTo(items.createQueryBuilder('item'), 'item', principal)
+    return scoped(items.createQueryBuilder('item'), 'item', principal)
       .andWhere('item.id IN (:...ids)', { ids })
       .getMany();
   }
@@ -190,11 +187,7 @@ export class SubscriptionRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<SubscriptionItem>> {
-    const builder = scopeTo(
-      this.items.createQueryBuilder('item'),
-      'item',
-      principal,
-    );
+    const builder = this.items.createQueryBuilder('item');
     applyFilters(builder, 'item', query.filters, {});
     return pageOf(builder, 'item', query, principal);
   }
@@ -204,7 +197,7 @@ export class SubscriptionRepository {
     filter: string,
     values: FilterValue[],
   ): Promise<SubscriptionItem[]> {
-    const builder = scopeTo(
+    const builder = scoped(
       this.items.createQueryBuilder('item'),
       'item',
       principal,
@@ -274,11 +267,13 @@ export class SubscriptionRepository {
     product: Product;
     price: Price | null;
   } | null> {
-    const variant = await manager.findOneBy(Variant, {
-      id: variantId,
-      storeId,
-      testMode,
-    });
+    const variant = await scoped(
+      manager.createQueryBuilder(Variant, 'variant'),
+      'variant',
+      { storeId, testMode },
+    )
+      .andWhere('variant.id = :variantId', { variantId })
+      .getOne();
     if (!variant) return null;
     const product = await manager.findOneByOrFail(Product, {
       id: variant.productId,

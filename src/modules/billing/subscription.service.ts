@@ -23,7 +23,8 @@ import {
 } from './subscription-billing.service';
 import { PauseMode, Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import { assertTransition } from './subscription.state';
+import { transition } from './subscription.state';
+import { BillingErrors } from './billing.errors';
 
 /** The Go client sends a zero time for "no resume date". */
 const ZERO_TIME = /^0001-01-01T00:00:00/;
@@ -94,9 +95,7 @@ export class SubscriptionService {
       const s = await this.subscriptions.lockVisible(manager, principal, id);
       if (!s) throw AppError.notFound();
       if (s.status === 'expired') {
-        throw AppError.unprocessable(
-          'An expired subscription cannot be changed.',
-        );
+        throw BillingErrors.subscriptionExpired();
       }
       const events = new Set<WebhookEventName>();
       const endsAtBefore = s.endsAt?.getTime() ?? null;
@@ -150,15 +149,15 @@ export class SubscriptionService {
   }
 
   private cancelNow(s: Subscription, now: Date) {
-    assertTransition(s.status, 'cancelled');
     // The paid period (or the trial) runs out; an unpaid period ends now.
-    s.endsAt =
+    const endsAt =
       s.status === 'on_trial' && s.trialEndsAt
         ? s.trialEndsAt
         : s.status === 'past_due' || s.status === 'unpaid'
           ? now
           : s.renewsAt;
-    s.status = 'cancelled';
+    transition(s, 'cancelled');
+    s.endsAt = endsAt;
     s.cancelled = true;
     s.pauseMode = null;
     s.pauseResumesAt = null;
@@ -166,10 +165,7 @@ export class SubscriptionService {
 
   private resume(s: Subscription, now: Date) {
     if (s.endsAt && s.endsAt <= now) {
-      throw AppError.attribute(
-        'cancelled',
-        'The subscription has already ended and cannot be resumed.',
-      );
+      throw BillingErrors.alreadyEnded();
     }
     const next =
       s.trialEndsAt && s.trialEndsAt > now
@@ -177,18 +173,14 @@ export class SubscriptionService {
         : s.failedAttempts > 0
           ? 'past_due'
           : 'active';
-    assertTransition(s.status, next);
-    s.status = next;
+    transition(s, next);
     s.cancelled = false;
     s.endsAt = null;
   }
 
   private assertOpen(s: Subscription, attribute: string) {
     if (s.status === 'cancelled') {
-      throw AppError.attribute(
-        attribute,
-        'Resume the cancelled subscription (cancelled: false) before changing it.',
-      );
+      throw BillingErrors.cancelledFirstResume(attribute);
     }
   }
 
@@ -202,8 +194,7 @@ export class SubscriptionService {
       s.pauseMode = null;
       s.pauseResumesAt = null;
       const next = s.trialEndsAt && s.trialEndsAt > now ? 'on_trial' : 'active';
-      assertTransition(s.status, next);
-      s.status = next;
+      transition(s, next);
       if (s.renewsAt <= now) s.renewsAt = periodEndOf(s);
       return 'subscription_unpaused';
     }
@@ -212,10 +203,10 @@ export class SubscriptionService {
       (k) => k !== 'mode' && k !== 'resumes_at',
     );
     if (unknown.length > 0) {
-      throw AppError.attribute('pause', `Unknown pause field "${unknown[0]}".`);
+      throw BillingErrors.invalidPause(`Unknown pause field "${unknown[0]}".`);
     }
     if (raw.mode !== 'void' && raw.mode !== 'free') {
-      throw AppError.attribute('pause', 'pause.mode must be void or free.');
+      throw BillingErrors.invalidPause('pause.mode must be void or free.');
     }
     let resumesAt: Date | null = null;
     if (
@@ -225,21 +216,16 @@ export class SubscriptionService {
     ) {
       resumesAt = parseTimestamp(raw.resumes_at);
       if (!resumesAt || resumesAt <= now) {
-        throw AppError.attribute(
-          'pause',
+        throw BillingErrors.invalidPause(
           'pause.resumes_at must be a future ISO 8601 date-time, or null.',
         );
       }
     }
     if (s.status === 'unpaid' || s.status === 'past_due') {
-      throw AppError.attribute(
-        'pause',
-        'A subscription with an unpaid invoice cannot be paused.',
-      );
+      throw BillingErrors.unpaidCannotPause();
     }
     const wasPaused = s.status === 'paused';
-    assertTransition(s.status, 'paused');
-    s.status = 'paused';
+    transition(s, 'paused');
     s.pauseMode = raw.mode as PauseMode;
     s.pauseResumesAt = resumesAt;
     return wasPaused ? 'subscription_updated' : 'subscription_paused';
@@ -249,19 +235,12 @@ export class SubscriptionService {
     this.assertOpen(s, 'trial_ends_at');
     const trialEndsAt = parseTimestamp(raw);
     if (!trialEndsAt || trialEndsAt <= now) {
-      throw AppError.attribute(
-        'trial_ends_at',
-        'trial_ends_at must be a future ISO 8601 date-time (send billing_anchor 0 to end a trial now).',
-      );
+      throw BillingErrors.invalidTrialEnd();
     }
-    if (s.status !== 'on_trial' && s.status !== 'active') {
-      throw AppError.attribute(
-        'trial_ends_at',
-        `A ${s.status} subscription cannot be put on a trial.`,
-      );
-    }
+    // A pause ends by unpausing (which may land on a trial), not by a new trial.
+    if (s.status === 'paused') throw BillingErrors.trialNotAllowed(s.status);
     // Billing stops until the trial ends; the period in progress stays paid.
-    s.status = 'on_trial';
+    transition(s, 'on_trial', 'trial_ends_at');
     s.trialEndsAt = trialEndsAt;
     s.renewsAt = trialEndsAt;
   }
@@ -281,7 +260,7 @@ export class SubscriptionService {
       variantId,
     );
     if (!target) {
-      throw AppError.attribute('variant_id', 'The variant does not exist.');
+      throw BillingErrors.variantNotFound();
     }
     const { variant, product, price } = target;
     if (
@@ -290,19 +269,13 @@ export class SubscriptionService {
       !price.renewalIntervalUnit ||
       !price.renewalIntervalQuantity
     ) {
-      throw AppError.attribute(
-        'variant_id',
-        'The variant has no subscription price.',
-      );
+      throw BillingErrors.variantWithoutSubscriptionPrice();
     }
     const items = await this.subscriptions.itemsOf(manager, s.id);
     const item = items[0];
     const usageBased = isUsageBased(price);
     if (item.isUsageBased !== usageBased) {
-      throw AppError.attribute(
-        'variant_id',
-        'A subscription cannot switch between usage-based and quantity-based billing.',
-      );
+      throw BillingErrors.billingModelSwitch();
     }
     const oldPrice = await this.subscriptions.price(manager, item.priceId);
     const oldAmount = usageBased
@@ -356,10 +329,7 @@ export class SubscriptionService {
       s.status === 'past_due' ||
       s.status === 'unpaid'
     ) {
-      throw AppError.attribute(
-        'billing_anchor',
-        `The billing anchor of a ${s.status} subscription cannot be moved.`,
-      );
+      throw BillingErrors.anchorFixed(s.status);
     }
     const monthly = s.intervalUnit === 'month' || s.intervalUnit === 'year';
     if (!anchor) {
@@ -380,10 +350,7 @@ export class SubscriptionService {
       return;
     }
     if (!monthly) {
-      throw AppError.attribute(
-        'billing_anchor',
-        'A billing anchor day applies to monthly and yearly subscriptions only.',
-      );
+      throw BillingErrors.anchorNotMonthly();
     }
     s.billingAnchor = anchor;
     if (s.status === 'on_trial') return;

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { BillingErrors } from './billing.errors';
 
 export const SUBSCRIPTION_STATUSES = [
   'on_trial',
@@ -30,15 +30,21 @@ export function canTransition(
   return from === to || TRANSITIONS[from].includes(to);
 }
 
-export function assertTransition(
-  from: SubscriptionStatus,
+/**
+ * The one way a subscription's status changes: checks the move against
+ * `TRANSITIONS` and sets it. A move the table forbids is a 422 (on
+ * `attribute` when the request named the field that asked for it) and
+ * leaves the record untouched.
+ */
+export function transition(
+  record: { status: SubscriptionStatus },
   to: SubscriptionStatus,
-) {
-  if (!canTransition(from, to)) {
-    throw AppError.unprocessable(
-      `A subscription cannot go from ${from} to ${to}.`,
-    );
+  field?: string,
+): void {
+  if (!canTransition(record.status, to)) {
+    throw BillingErrors.transitionNotAllowed(record.status, to, field);
   }
+  record.status = to;
 }
 
 export const STATUS_FORMATTED: Record<SubscriptionStatus, string> = {

@@ -9,6 +9,7 @@ import { JsonApiBody } from '../../http/json-api/write-document';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecordSerializer } from './usage-record.serializer';
 import { UsageRecordService } from './usage-record.service';
+import { BillingErrors } from './billing.errors';
 
 @Controller('v1/usage-records')
 export class UsageRecordController {
@@ -59,10 +60,7 @@ export class UsageRecordController {
       body.relationships['subscription-item'] ??
       body.relationships.subscription_item;
     if (typeof itemId !== 'string') {
-      throw AppError.unprocessable({
-        detail: 'The subscription-item relationship is required.',
-        source: { pointer: '/data/relationships/subscription-item' },
-      });
+      throw BillingErrors.subscriptionItemRequired();
     }
     const record = await this.usage.create(principal, body.attributes, itemId);
     return this.jsonApi.single(this.serializer, record, principal);

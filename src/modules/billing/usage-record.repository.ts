@@ -4,7 +4,8 @@ import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { poolQuery } from '../../database/pool-query';
-import { applyFilters, newestFirst, pageOf, scopeTo } from './billing-list';
+import { scoped, sqlScope } from '../../database/tenancy';
+import { applyFilters, newestFirst, pageOf } from './billing-list';
 import { PeriodUsage, UsageAction } from './usage-aggregation';
 import { UsageRecord } from './usage-record.entity';
 
@@ -28,17 +29,13 @@ export class UsageRecordRepository {
 
   findVisible(principal: Principal, ids: number[]): Promise<UsageRecord[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return scopeTo(this.records.createQueryBuilder('usage'), 'usage', principal)
+    return scoped(this.records.createQueryBuilder('usage'), 'usage', principal)
       .andWhere('usage.id IN (:...ids)', { ids })
       .getMany();
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<UsageRecord>> {
-    const builder = scopeTo(
-      this.records.createQueryBuilder('usage'),
-      'usage',
-      principal,
-    );
+    const builder = this.records.createQueryBuilder('usage');
     applyFilters(builder, 'usage', query.filters, {});
     return pageOf(builder, 'usage', query, principal);
   }
@@ -48,7 +45,7 @@ export class UsageRecordRepository {
     filter: string,
     values: FilterValue[],
   ): Promise<UsageRecord[]> {
-    const builder = scopeTo(
+    const builder = scoped(
       this.records.createQueryBuilder('usage'),
       'usage',
       principal,
@@ -74,6 +71,11 @@ export class UsageRecordRepository {
     quantity: number,
     now: Date,
   ): Promise<{ target: UsageTarget | null; record: UsageRecord | null }> {
+    const params: unknown[] = [itemId];
+    const scope = sqlScope(principal, params);
+    const [q, act, at] = [quantity, action, now].map(
+      (value) => `$${params.push(value)}`,
+    );
     const rows: {
       item_id: number;
       store_id: number;
@@ -88,24 +90,23 @@ export class UsageRecordRepository {
          SELECT i.id AS item_id, i.store_id, i.test_mode, i.is_usage_based,
                 s.status, s.current_period_start AS period_start
            FROM subscription_items i JOIN subscriptions s ON s.id = i.subscription_id
-          WHERE i.id = $1 AND i.test_mode = $2
-            AND i.store_id IN (SELECT st.id FROM stores st WHERE st.user_id = $3)
+          WHERE i.id = $1 AND ${scope.on('i')}
             FOR SHARE OF s),
        record AS (
          INSERT INTO usage_records
            (subscription_item_id, store_id, test_mode, quantity, action, period_start, created_at, updated_at)
-         SELECT item_id, store_id, test_mode, $4, $5, period_start, $6, $6 FROM target
+         SELECT item_id, store_id, test_mode, ${q}, ${act}, period_start, ${at}, ${at} FROM target
           WHERE is_usage_based AND status NOT IN ('cancelled', 'expired')
          RETURNING id, subscription_item_id, period_start),
        totals AS (
          INSERT INTO subscription_usage_totals AS t (subscription_item_id, period_start, total, peak)
-         SELECT subscription_item_id, period_start, $4, $4 FROM record
+         SELECT subscription_item_id, period_start, ${q}, ${q} FROM record
          ON CONFLICT (subscription_item_id, period_start) DO UPDATE SET
-           total = CASE WHEN $5 = 'set' THEN $4 ELSE t.total + $4 END,
-           peak = GREATEST(t.peak, CASE WHEN $5 = 'set' THEN $4 ELSE t.total + $4 END),
+           total = CASE WHEN ${act} = 'set' THEN ${q} ELSE t.total + ${q} END,
+           peak = GREATEST(t.peak, CASE WHEN ${act} = 'set' THEN ${q} ELSE t.total + ${q} END),
            updated_at = now())
        SELECT target.*, record.id AS record_id FROM target LEFT JOIN record ON true`,
-      [itemId, principal.testMode, principal.userId, quantity, action, now],
+      params,
       'usage-records.post',
     );
     const row = rows[0];

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { parseIntegerId } from '../../common/ids';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
@@ -7,6 +6,7 @@ import { Principal } from '../../common/principal';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecord } from './usage-record.entity';
 import { UsageRecordRepository } from './usage-record.repository';
+import { BillingErrors } from './billing.errors';
 
 /** Usage records: reporting metered usage and reading it back. */
 @Injectable()
@@ -50,18 +50,12 @@ export class UsageRecordService {
             input.quantity,
             this.clock.now(),
           );
-    if (!target) throw AppError.relatedNotFound('subscription-item');
+    if (!target) throw BillingErrors.subscriptionItemNotFound();
     if (!target.isUsageBased) {
-      throw AppError.unprocessable({
-        detail: 'The subscription item is not usage-based.',
-        source: { pointer: '/data/relationships/subscription-item' },
-      });
+      throw BillingErrors.notUsageBased();
     }
     if (!record) {
-      throw AppError.unprocessable({
-        detail: `Usage cannot be reported for a ${target.subscriptionStatus} subscription.`,
-        source: { pointer: '/data/relationships/subscription-item' },
-      });
+      throw BillingErrors.usageNotAccepted(target.subscriptionStatus);
     }
     return record;
   }

@@ -1,47 +1,18 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ListQuery, Page } from '../../common/list-query';
-import {
-  listPage,
-  sameNameColumns,
-  storeScopedListPage,
-} from '../../database/list-page';
+import { sameNameColumns } from '../../database/list-page';
+import { scopedListPage, Tenancy } from '../../database/tenancy';
 
 /**
  * Whose catalog a query sees: a user's stores (API keys) or one store (the
  * hosted checkout), always in one mode. Records outside it do not exist.
  */
-export interface CatalogScope {
-  testMode: boolean;
-  userId?: number;
-  storeId?: number;
-}
-
-/** Restricts `alias` (a table with store_id and test_mode) to the scope. */
-export function whereInScope<T extends ObjectLiteral>(
-  builder: SelectQueryBuilder<T>,
-  alias: string,
-  scope: CatalogScope,
-): SelectQueryBuilder<T> {
-  builder.andWhere(`${alias}.test_mode = :scopeTestMode`, {
-    scopeTestMode: scope.testMode,
-  });
-  if (scope.userId !== undefined) {
-    builder.andWhere(
-      `${alias}.store_id IN (SELECT scope_store.id FROM stores scope_store WHERE scope_store.user_id = :scopeUserId)`,
-      { scopeUserId: scope.userId },
-    );
-  }
-  if (scope.storeId !== undefined) {
-    builder.andWhere(`${alias}.store_id = :scopeStoreId`, {
-      scopeStoreId: scope.storeId,
-    });
-  }
-  return builder;
-}
+export type CatalogScope = Tenancy;
 
 /**
- * Scopes `builder` (see `whereInScope`), applies a list query's filters
- * (mapped to columns of `alias`), then its sort (same-named columns) and page.
+ * Applies a list query's filters (mapped to columns of `alias`) to
+ * `builder`, then scopes, sorts (same-named columns) and pages it
+ * (`scopedListPage`).
  */
 export function loadPage<T extends ObjectLiteral>(
   builder: SelectQueryBuilder<T>,
@@ -50,7 +21,6 @@ export function loadPage<T extends ObjectLiteral>(
   query: ListQuery,
   columns: { filters: Record<string, string>; sorts: string[] },
 ): Promise<Page<T>> {
-  whereInScope(builder, alias, scope);
   for (const [name, value] of Object.entries(query.filters)) {
     const column = columns.filters[name];
     if (!column) throw new Error(`No column for filter ${name}`);
@@ -58,10 +28,13 @@ export function loadPage<T extends ObjectLiteral>(
       [`filter_${name}`]: value,
     });
   }
-  const sorts = sameNameColumns(alias, columns.sorts);
-  return scope.userId === undefined
-    ? listPage(builder, alias, sorts, query)
-    : storeScopedListPage(builder, alias, sorts, query, scope.userId);
+  return scopedListPage(
+    builder,
+    alias,
+    sameNameColumns(alias, columns.sorts),
+    query,
+    scope,
+  );
 }
 
 /** Postgres unique_violation on the named index. */

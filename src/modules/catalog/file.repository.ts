@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
-import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { scoped } from '../../database/tenancy';
+import { CatalogScope, loadPage } from './catalog-scope';
 import { CatalogFile, FileContent } from './file.entity';
 
 const COLUMNS = {
@@ -20,7 +21,7 @@ export class FileRepository {
 
   findInScope(scope: CatalogScope, ids: number[]): Promise<CatalogFile[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return whereInScope(
+    return scoped(
       this.files
         .createQueryBuilder('file')
         .where('file.id IN (:...ids)', { ids }),
@@ -43,7 +44,7 @@ export class FileRepository {
     scope: CatalogScope,
     variantIds: FilterValue[],
   ): Promise<CatalogFile[]> {
-    return whereInScope(
+    return scoped(
       this.files
         .createQueryBuilder('file')
         .where('file.variant_id IN (:...variantIds)', { variantIds })

@@ -8,6 +8,7 @@ import { CatalogScope } from './catalog-scope';
 import { CatalogFile, FileStatus } from './file.entity';
 import { FileRepository } from './file.repository';
 import { VariantRepository } from './variant.repository';
+import { CatalogErrors } from './catalog.errors';
 
 export interface NewFile {
   /** File name as buyers see it, with its extension (e.g. `guide.pdf`). */
@@ -42,18 +43,16 @@ export class FileService {
   ): Promise<CatalogFile> {
     const name = input.name.trim();
     if (!name || name.length > 255 || /[/\\]/.test(name))
-      throw AppError.unprocessable(
-        'A file name is 1 to 255 characters without slashes.',
-      );
+      throw CatalogErrors.invalidFileName();
     if (input.content.length > MAX_FILE_BYTES)
-      throw AppError.unprocessable('The file is larger than 256 MiB.');
+      throw CatalogErrors.fileTooLarge();
     return this.transactions.run(async (manager) => {
       const variant = await this.variants.lockInScope(
         manager,
         scope,
         variantId,
       );
-      if (!variant) throw AppError.relatedNotFound('variant');
+      if (!variant) throw CatalogErrors.variantNotFound();
       return this.files.insert(
         manager,
         {

@@ -1,10 +1,11 @@
 import { thrownAppError } from '../../../test/support/app-error';
 import { normalizePrice, PriceInput } from './price-rules';
 import { productPricing } from './product-pricing';
+import { sourceOf } from '../../common/app-error';
 
 const pointers = (input: PriceInput) =>
   thrownAppError(() => normalizePrice(input)).errors.map(
-    (e) => (e.source as { pointer: string }).pointer,
+    (e) => (sourceOf(e) as { pointer: string }).pointer,
   );
 
 describe('normalizePrice', () => {

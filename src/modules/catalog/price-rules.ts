@@ -1,4 +1,3 @@
-import { AppError, ErrorDetail } from '../../common/app-error';
 import {
   IntervalUnit,
   PriceCategory,
@@ -7,6 +6,7 @@ import {
   TaxCode,
   UsageAggregation,
 } from './price.entity';
+import { CatalogErrors } from './catalog.errors';
 
 /** A price as a client sends it (already type-checked by the DTO). */
 export interface PriceInput {
@@ -67,12 +67,9 @@ const given = (v: unknown) => v !== undefined && v !== null;
  * fractional cents and exists only for usage-based prices.
  */
 export function normalizePrice(input: PriceInput): PriceFields {
-  const errors: ErrorDetail[] = [];
+  const errors: { field: string; detail: string }[] = [];
   const fail = (attribute: string, detail: string) =>
-    errors.push({
-      detail,
-      source: { pointer: `/data/attributes/${attribute}` },
-    });
+    errors.push({ detail, field: attribute });
 
   const category = input.category;
   const scheme = input.scheme ?? 'standard';
@@ -188,7 +185,7 @@ export function normalizePrice(input: PriceInput): PriceFields {
     fail('unit_price', 'unit_price is required (integer cents).');
   }
 
-  if (errors.length > 0) throw AppError.unprocessable(errors);
+  if (errors.length > 0) throw CatalogErrors.invalidPrice(errors);
   return {
     category,
     scheme,

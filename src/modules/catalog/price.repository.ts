@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { EntityRows } from '../../database/entity-rows';
-import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { scoped } from '../../database/tenancy';
+import { CatalogScope, loadPage } from './catalog-scope';
 import { Price } from './price.entity';
 
 const COLUMNS = {
@@ -24,7 +25,7 @@ export class PriceRepository {
 
   findInScope(scope: CatalogScope, ids: number[]): Promise<Price[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return whereInScope(
+    return scoped(
       this.prices
         .createQueryBuilder('price')
         .where('price.id IN (:...ids)', { ids }),
@@ -47,7 +48,7 @@ export class PriceRepository {
     scope: CatalogScope,
     variantIds: FilterValue[],
   ): Promise<Price[]> {
-    return whereInScope(
+    return scoped(
       this.prices
         .createQueryBuilder('price')
         .where('price.variant_id IN (:...variantIds)', { variantIds })

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Transactions } from '../../database/transactions';
 import { CatalogScope } from './catalog-scope';
@@ -7,6 +6,7 @@ import { Price } from './price.entity';
 import { normalizePrice, PriceInput } from './price-rules';
 import { PriceRepository } from './price.repository';
 import { VariantRepository } from './variant.repository';
+import { CatalogErrors } from './catalog.errors';
 
 @Injectable()
 export class PriceService {
@@ -32,7 +32,7 @@ export class PriceService {
         variantId === null
           ? null
           : await this.variants.lockInScope(manager, scope, variantId);
-      if (!variant) throw AppError.relatedNotFound('variant');
+      if (!variant) throw CatalogErrors.variantNotFound();
       const price = await this.prices.insert(manager, {
         ...fields,
         storeId: variant.storeId,

@@ -4,7 +4,8 @@ import { EntityManager, Repository } from 'typeorm';
 import { ListQuery, Page } from '../../common/list-query';
 import { EntityRows } from '../../database/entity-rows';
 import { matchIds, poolQuery } from '../../database/pool-query';
-import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { scoped, sqlScope } from '../../database/tenancy';
+import { CatalogScope, loadPage } from './catalog-scope';
 import { PriceTier } from './price.entity';
 import { headlineUnitPrice } from './price-rules';
 import { Product } from './product.entity';
@@ -34,19 +35,9 @@ export class ProductRepository {
   async findInScope(scope: CatalogScope, ids: number[]): Promise<Product[]> {
     if (ids.length === 0) return [];
     const id = matchIds('p.id', ids, 1);
-    const params: unknown[] = [id.value, scope.testMode];
-    let where = `${id.sql} AND p.test_mode = $2`;
-    let shape: string = id.shape;
-    if (scope.userId !== undefined) {
-      params.push(scope.userId);
-      where += ` AND p.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $${params.length})`;
-      shape += '-of-user';
-    }
-    if (scope.storeId !== undefined) {
-      params.push(scope.storeId);
-      where += ` AND p.store_id = $${params.length}`;
-      shape += '-of-store';
-    }
+    const params: unknown[] = [id.value];
+    const where = `${id.sql} AND ${sqlScope(scope, params).on('p')}`;
+    const shape = `${id.shape}${scope.userId !== undefined ? '-of-user' : ''}${scope.storeId !== undefined ? '-of-store' : ''}`;
     return this.productRows.query(
       `SELECT ${this.productRows.select} FROM products p WHERE ${where}`,
       params,
@@ -65,7 +56,7 @@ export class ProductRepository {
   }
 
   findByStores(scope: CatalogScope, storeIds: number[]): Promise<Product[]> {
-    return whereInScope(
+    return scoped(
       this.products
         .createQueryBuilder('product')
         .where('product.store_id IN (:...storeIds)', { storeIds })
@@ -81,7 +72,7 @@ export class ProductRepository {
     storeId: number,
     slug: string,
   ): Promise<Product | null> {
-    return whereInScope(
+    return scoped(
       this.products
         .createQueryBuilder('product')
         .where('product.store_id = :storeId', { storeId })
@@ -97,7 +88,7 @@ export class ProductRepository {
     scope: CatalogScope,
     id: number,
   ): Promise<Product | null> {
-    return whereInScope(
+    return scoped(
       manager
         .getRepository(Product)
         .createQueryBuilder('product')
@@ -113,12 +104,11 @@ export class ProductRepository {
     product: Pick<Product, 'storeId' | 'testMode' | 'slug'>,
     exceptId?: number,
   ): Promise<boolean> {
-    const builder = manager
-      .getRepository(Product)
-      .createQueryBuilder('product')
-      .where('product.store_id = :storeId', { storeId: product.storeId })
-      .andWhere('product.test_mode = :testMode', { testMode: product.testMode })
-      .andWhere('product.slug = :slug', { slug: product.slug });
+    const builder = scoped(
+      manager.getRepository(Product).createQueryBuilder('product'),
+      'product',
+      { storeId: product.storeId, testMode: product.testMode },
+    ).andWhere('product.slug = :slug', { slug: product.slug });
     if (exceptId !== undefined)
       builder.andWhere('product.id <> :exceptId', { exceptId });
     return builder.getExists();

@@ -16,6 +16,7 @@ import {
 } from './product-pricing';
 import { ProductRepository } from './product.repository';
 import { VariantRepository } from './variant.repository';
+import { CatalogErrors } from './catalog.errors';
 
 /** A product with what its computed attributes need: the store's currency and its variants' prices. */
 export type ProductView = Product & {
@@ -45,9 +46,9 @@ export class ProductService {
       storeId === null
         ? null
         : await this.stores.findOwned(scope.userId, storeId);
-    if (!store) throw AppError.relatedNotFound('store');
+    if (!store) throw CatalogErrors.storeNotFound();
     const name = attributes.name.trim();
-    if (!name) throw AppError.attribute('name', 'The name is required.');
+    if (!name) throw CatalogErrors.attributeRequired('name');
     for (let attempt = 1; ; attempt++) {
       try {
         const product = await this.transactions.run(async (manager) => {
@@ -92,7 +93,7 @@ export class ProductService {
         )
           continue;
         if (isUniqueViolation(error, SLUG_INDEX))
-          throw AppError.attribute('slug', 'The slug is already taken.');
+          throw CatalogErrors.slugTaken();
         throw error;
       }
     }
@@ -105,10 +106,13 @@ export class ProductService {
   ): Promise<ProductView> {
     for (const name of ['name', 'status', 'slug', 'description'] as const) {
       if (changes[name] === null)
-        throw AppError.attribute(name, `The ${name} cannot be null.`);
+        throw CatalogErrors.attributeNotNullable(name);
     }
     if (changes.name !== undefined && !changes.name.trim())
-      throw AppError.attribute('name', 'The name cannot be empty.');
+      throw CatalogErrors.attributeRequired(
+        'name',
+        'The name cannot be empty.',
+      );
     try {
       const product = await this.transactions.run(async (manager) => {
         const product = await this.products.lockInScope(manager, scope, id);
@@ -126,14 +130,13 @@ export class ProductService {
         if (changes.slug !== undefined && changes.slug !== product.slug) {
           product.slug = changes.slug;
           if (await this.products.slugTaken(manager, product, product.id))
-            throw AppError.attribute('slug', 'The slug is already taken.');
+            throw CatalogErrors.slugTaken();
         }
         return this.products.save(manager, product);
       });
       return (await this.views([product]))[0];
     } catch (error) {
-      if (isUniqueViolation(error, SLUG_INDEX))
-        throw AppError.attribute('slug', 'The slug is already taken.');
+      if (isUniqueViolation(error, SLUG_INDEX)) throw CatalogErrors.slugTaken();
       throw error;
     }
   }
@@ -211,7 +214,7 @@ export class ProductService {
   ): Promise<string> {
     if (requested !== undefined) {
       if (await this.products.slugTaken(manager, product))
-        throw AppError.attribute('slug', 'The slug is already taken.');
+        throw CatalogErrors.slugTaken();
       return requested;
     }
     const base = slugify(product.name, 'product');

@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { EntityRows } from '../../database/entity-rows';
-import { CatalogScope, loadPage, whereInScope } from './catalog-scope';
+import { scoped, sqlScope } from '../../database/tenancy';
+import { CatalogScope, loadPage } from './catalog-scope';
 import { Price } from './price.entity';
 import { Variant } from './variant.entity';
 
@@ -30,7 +31,7 @@ export class VariantRepository {
     manager: EntityManager = this.variants.manager,
   ): Promise<Variant[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return whereInScope(
+    return scoped(
       manager
         .getRepository(Variant)
         .createQueryBuilder('variant')
@@ -55,7 +56,7 @@ export class VariantRepository {
     filter: 'product_id' | 'status',
     values: FilterValue[],
   ): Promise<Variant[]> {
-    return whereInScope(
+    return scoped(
       this.variants
         .createQueryBuilder('variant')
         .where(`variant.${filter} IN (:...values)`, { values })
@@ -84,11 +85,16 @@ export class VariantRepository {
 
   /** Every variant of `variant`'s product (itself included), in display order. */
   findSiblings(variant: Variant): Promise<Variant[]> {
+    const params: unknown[] = [variant.productId];
+    const scope = sqlScope(
+      { storeId: variant.storeId, testMode: variant.testMode },
+      params,
+    );
     return this.variantRows.query(
       `SELECT ${this.variantRows.select} FROM variants variant
-        WHERE variant.product_id = $1 AND variant.store_id = $2 AND variant.test_mode = $3
+        WHERE variant.product_id = $1 AND ${scope.on('variant')}
         ORDER BY variant.sort, variant.id`,
-      [variant.productId, variant.storeId, variant.testMode],
+      params,
       'variants.siblings',
     );
   }
@@ -99,7 +105,7 @@ export class VariantRepository {
     scope: CatalogScope,
     id: number,
   ): Promise<Variant | null> {
-    return whereInScope(
+    return scoped(
       manager
         .getRepository(Variant)
         .createQueryBuilder('variant')

@@ -9,6 +9,7 @@ import { Price } from './price.entity';
 import { ProductRepository } from './product.repository';
 import { Variant } from './variant.entity';
 import { VariantRepository } from './variant.repository';
+import { CatalogErrors } from './catalog.errors';
 
 /** A variant with its current price, which its deprecated price attributes come from. */
 export type VariantView = Variant & { price: Price | null };
@@ -47,14 +48,13 @@ export class VariantService {
     attributes: VariantAttributes,
   ): Promise<VariantView> {
     const input = checkNulls(attributes);
-    if (!input.name?.trim())
-      throw AppError.attribute('name', 'The name is required.');
+    if (!input.name?.trim()) throw CatalogErrors.attributeRequired('name');
     const variant = await this.transactions.run(async (manager) => {
       const product =
         productId === null
           ? null
           : await this.products.lockInScope(manager, scope, productId);
-      if (!product) throw AppError.relatedNotFound('product');
+      if (!product) throw CatalogErrors.productNotFound();
       const siblings = await this.variants.ofProduct(manager, product.id);
       const uuid = randomUUID();
       const variant = this.variants.create({
@@ -88,7 +88,10 @@ export class VariantService {
   ): Promise<VariantView> {
     const input = checkNulls(changes);
     if (input.name !== undefined && !input.name.trim())
-      throw AppError.attribute('name', 'The name cannot be empty.');
+      throw CatalogErrors.attributeRequired(
+        'name',
+        'The name cannot be empty.',
+      );
     const variant = await this.transactions.run(async (manager) => {
       const [found] = await this.variants.findInScope(scope, [id], manager);
       if (!found) throw AppError.notFound();
@@ -100,10 +103,7 @@ export class VariantService {
         input.status !== variant.status &&
         siblings.length === 1
       ) {
-        throw AppError.attribute(
-          'status',
-          'The only variant of a product is its default and stays pending; add another variant to offer choices.',
-        );
+        throw CatalogErrors.defaultVariantStaysPending();
       }
       apply(variant, input);
       return this.variants.save(manager, variant);
@@ -155,8 +155,7 @@ export class VariantService {
 /** PATCH semantics: an attribute sent as null is refused, not stored. */
 function checkNulls<T extends VariantUpdateAttributes>(input: T): T {
   for (const name of NOT_NULL) {
-    if (input[name] === null)
-      throw AppError.attribute(name, `The ${name} cannot be null.`);
+    if (input[name] === null) throw CatalogErrors.attributeNotNullable(name);
   }
   return input;
 }

@@ -1,4 +1,3 @@
-import { AppError } from '../../common/app-error';
 import { isCountryCode } from '../../common/country-codes';
 import {
   fieldLabel,
@@ -10,6 +9,7 @@ import type {
   CheckoutOptions,
   ProductOptions,
 } from './checkout.entity';
+import { CheckoutErrors } from './checkout.errors';
 
 const MAX_TEXT = 5000;
 /** The checkout_options colour settings (hex strings). */
@@ -35,15 +35,12 @@ const isObject = (value: unknown): value is Json =>
 
 /**
  * The option objects are read key by key: a known key with a wrong value is
- * a 422 at its pointer; a key this server does not know is ignored, like an
+ * a 422 at its field; a key this server does not know is ignored, like an
  * unknown attribute (new optional parameters are backwards-compatible,
  * spec 9), and is not stored or echoed.
  */
 function fail(path: string, detail: (field: string) => string): never {
-  throw AppError.unprocessable({
-    detail: detail(fieldLabel(path)),
-    source: { pointer: `/data/attributes/${path}` },
-  });
+  throw CheckoutErrors.invalidAttribute(path, detail(fieldLabel(path)));
 }
 
 /** PHP-backed clients send an empty object as `[]`; both mean "nothing". */
@@ -190,7 +187,7 @@ const given = (value: unknown) => value !== undefined && value !== null;
 /**
  * `billing_address.country` / `.zip`: the nested object, or the flat dotted
  * key the spec lists literally and the Go client sends. Both may be given
- * only with the same value. Returns the value and the pointer it came from.
+ * only with the same value. Returns the value and the field it came from.
  */
 function addressPart(
   data: Json,

@@ -4,13 +4,11 @@ import { Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
-import { storeScopedListPage } from '../../database/list-page';
+import { ownsStore, scoped, scopedListPage } from '../../database/tenancy';
 import { CatalogService, PurchasableVariant } from '../catalog/catalog.service';
 import { Variant } from '../catalog/variant.entity';
 import { Store } from '../store/store.entity';
 import { Checkout } from './checkout.entity';
-
-const OWNED_STORES = 'SELECT s.id FROM stores s WHERE s.user_id = :userId';
 
 const SORTS: Record<string, string> = {
   created_at: 'checkout.created_at',
@@ -49,14 +47,11 @@ export class CheckoutRepository {
   }
 
   private visible(principal: Principal) {
-    return this.checkouts
-      .createQueryBuilder('checkout')
-      .where(`checkout.store_id IN (${OWNED_STORES})`, {
-        userId: principal.userId,
-      })
-      .andWhere('checkout.test_mode = :testMode', {
-        testMode: principal.testMode,
-      });
+    return scoped(
+      this.checkouts.createQueryBuilder('checkout'),
+      'checkout',
+      principal,
+    );
   }
 
   findVisible(principal: Principal, ids: string[]): Promise<Checkout[]> {
@@ -67,7 +62,7 @@ export class CheckoutRepository {
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<Checkout>> {
-    const builder = this.visible(principal);
+    const builder = this.checkouts.createQueryBuilder('checkout');
     for (const filter of ['store_id', 'variant_id'] as const) {
       if (query.filters[filter] !== undefined) {
         builder.andWhere(`checkout.${filter} = :${filter}`, {
@@ -75,13 +70,7 @@ export class CheckoutRepository {
         });
       }
     }
-    return storeScopedListPage(
-      builder,
-      'checkout',
-      SORTS,
-      query,
-      principal.userId,
-    );
+    return scopedListPage(builder, 'checkout', SORTS, query, principal);
   }
 
   findBy(
@@ -111,7 +100,7 @@ export class CheckoutRepository {
   }
 
   storeOwned(principal: Principal, storeId: number): Promise<boolean> {
-    return this.stores.existsBy({ id: storeId, userId: principal.userId });
+    return ownsStore(this.stores.manager, principal, storeId);
   }
 
   /** A variant of the caller's stores in its mode, purchasable or not. */

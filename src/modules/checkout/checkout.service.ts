@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { parseIntegerId } from '../../common/ids';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
@@ -19,6 +18,7 @@ import { Checkout } from './checkout.entity';
 import { CreateCheckoutAttributes } from './checkout.dto';
 import { CheckoutRepository, PurchaseTarget } from './checkout.repository';
 import { Offer, PurchaseService } from './purchase.service';
+import { CheckoutErrors } from './checkout.errors';
 
 /**
  * `preview` of a created checkout (the 17 keys of the SDK's `Preview`, the
@@ -52,24 +52,19 @@ export class CheckoutService {
       storeId === null ||
       !(await this.checkouts.storeOwned(principal, storeId))
     )
-      throw AppError.relatedNotFound('store');
+      throw CheckoutErrors.storeNotFound();
     const variantId = relationshipId(document.relationships.variant);
     const variant =
       variantId === null
         ? null
         : await this.checkouts.visibleVariant(principal, variantId);
-    if (!variant) throw AppError.relatedNotFound('variant');
-    if (variant.storeId !== storeId)
-      throw AppError.unprocessable({
-        detail: 'The variant does not belong to this store.',
-        source: { pointer: '/data/relationships/variant' },
-      });
+    if (!variant) throw CheckoutErrors.variantNotFound();
+    if (variant.storeId !== storeId) throw CheckoutErrors.variantOfOtherStore();
     if (
       input.test_mode !== undefined &&
       input.test_mode !== principal.testMode
     ) {
-      throw AppError.attribute(
-        'test_mode',
+      throw CheckoutErrors.testModeMismatch(
         `A ${principal.testMode ? 'test' : 'live'}-mode API key creates ${principal.testMode ? 'test' : 'live'}-mode checkouts only.`,
       );
     }
@@ -77,10 +72,16 @@ export class CheckoutService {
     if (input.expires_at !== undefined && input.expires_at !== null) {
       expiresAt = parseTimestamp(input.expires_at);
       if (!expiresAt)
-        throw AppError.attribute('expires_at', invalid.timestamp('expires_at'));
+        throw CheckoutErrors.invalidAttribute(
+          'expires_at',
+          invalid.timestamp('expires_at'),
+        );
       // Its URL would be dead on arrival.
       if (expiresAt <= this.clock.now())
-        throw AppError.attribute('expires_at', invalid.future('expires_at'));
+        throw CheckoutErrors.invalidAttribute(
+          'expires_at',
+          invalid.future('expires_at'),
+        );
     }
     const product = productOptions(input.product_options);
     const options = checkoutOptions(input.checkout_options);
@@ -90,34 +91,20 @@ export class CheckoutService {
       principal.testMode,
       variant.id,
     );
-    if (!target)
-      throw AppError.unprocessable({
-        detail:
-          'The variant cannot be sold yet: its product must be published and the variant published and priced.',
-        source: { pointer: '/data/relationships/variant' },
-      });
+    if (!target) throw CheckoutErrors.variantNotSellable();
     const choiceIds = new Set(target.choices.map((v) => v.id));
     product.enabled_variants.forEach((id, i) => {
       if (!choiceIds.has(id))
-        throw AppError.attribute(
-          `product_options/enabled_variants/${i}`,
-          `Variant ${id} is not a purchasable variant of this product.`,
-        );
+        throw CheckoutErrors.enabledVariantNotPurchasable(i, id);
     });
     if (
       product.enabled_variants.length > 0 &&
       !product.enabled_variants.includes(variant.id)
     )
-      throw AppError.attribute(
-        'product_options/enabled_variants',
-        'enabled_variants must include the checkout’s variant.',
-      );
+      throw CheckoutErrors.enabledVariantsWithoutOwn();
     data.variant_quantities.forEach((entry, i) => {
       if (!choiceIds.has(entry.variant_id))
-        throw AppError.attribute(
-          `checkout_data/variant_quantities/${i}/variant_id`,
-          `Variant ${entry.variant_id} is not a variant of this product.`,
-        );
+        throw CheckoutErrors.quantityOfOtherProduct(i, entry.variant_id);
     });
 
     const now = this.clock.now();
@@ -190,15 +177,15 @@ export class CheckoutService {
   /** The offer at a checkout URL (whose signature the caller has checked). */
   async offerForCheckout(id: string): Promise<Offer> {
     const checkout = UUID.test(id) ? await this.checkouts.findById(id) : null;
-    if (!checkout) throw AppError.notFound('This checkout does not exist.');
+    if (!checkout) throw CheckoutErrors.checkoutNotFound();
     if (checkout.expiresAt && checkout.expiresAt <= this.clock.now())
-      throw AppError.forbidden('This checkout has expired.');
+      throw CheckoutErrors.checkoutExpired();
     const target = await this.checkouts.targetOf(
       checkout.storeId,
       checkout.testMode,
       checkout.variantId,
     );
-    if (!target) throw AppError.notFound('This product is no longer for sale.');
+    if (!target) throw CheckoutErrors.noLongerForSale();
     return this.offer(checkout, target);
   }
 
@@ -207,7 +194,7 @@ export class CheckoutService {
     const target = UUID.test(uuid)
       ? await this.checkouts.targetByUuid(uuid)
       : null;
-    if (!target) throw AppError.notFound('This product is not for sale.');
+    if (!target) throw CheckoutErrors.notForSale();
     return this.offer(null, target);
   }
 

@@ -13,6 +13,7 @@ import {
   HostedCheckoutService,
   HostedResponse,
 } from './hosted-checkout.service';
+import { CheckoutErrors } from './checkout.errors';
 
 // Pages are self-contained: inline styles, images from anywhere, no scripts.
 const CSP =
@@ -162,5 +163,5 @@ export class HostedCheckoutController {
 
 function checkoutKind(kind: string): 'custom' | 'buy' {
   if (kind === 'custom' || kind === 'buy') return kind;
-  throw AppError.notFound('No route matches this path.');
+  throw CheckoutErrors.unknownKind();
 }

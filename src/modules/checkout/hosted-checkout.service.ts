@@ -26,6 +26,7 @@ import {
 } from './purchase-input';
 import { Offer, PurchaseService } from './purchase.service';
 import { buyerSetsPrice, unitPriceOf } from './unit-price';
+import { CheckoutErrors } from './checkout.errors';
 
 /** A page; `declined` marks the form's answer to a declined card. */
 export type HostedPage = {
@@ -76,10 +77,8 @@ export class HostedCheckoutService {
   async offer(kind: 'custom' | 'buy', id: string, url: string): Promise<Offer> {
     if (kind === 'buy') return this.checkouts.offerForVariant(id);
     const check = this.signedUrls.verify(url);
-    if (check === 'expired')
-      throw AppError.forbidden('This checkout link has expired.');
-    if (check !== 'valid')
-      throw AppError.forbidden('This checkout link is invalid.');
+    if (check === 'expired') throw CheckoutErrors.linkExpired();
+    if (check !== 'valid') throw CheckoutErrors.linkInvalid();
     return this.checkouts.offerForCheckout(id);
   }
 
@@ -150,14 +149,13 @@ export class HostedCheckoutService {
     offer: Offer,
     body: unknown,
   ): Promise<HostedResponse> {
-    if (!isObject(body))
-      throw AppError.badRequest('The body must be a JSON object.');
+    if (!isObject(body)) throw CheckoutErrors.bodyNotObject();
     const result = await this.purchases.purchase(offer, jsonInput(body));
     if (result.status === 'declined') {
       throw cardDeclined(
         402,
         `${result.reason} Order ${result.order.identifier} was recorded as failed.`,
-        { pointer: '/card_number' },
+        'card_number',
       );
     }
     return { kind: 'order', order: result.order, testMode: offer.testMode };

@@ -41,6 +41,16 @@ export interface PurchaseContext {
 }
 
 /**
+ * The extensions of a purchase, in the order they run: license keys, then
+ * the subscription (its item, initial invoice and events). Each name is
+ * registered by exactly one module; the order is this list, never the order
+ * Nest happens to initialise the modules in.
+ */
+export const PURCHASE_EXTENSION_ORDER = ['licensing', 'billing'] as const;
+
+export type PurchaseExtensionName = (typeof PURCHASE_EXTENSION_ORDER)[number];
+
+/**
  * A module's part in a paid purchase (billing: subscription, item, initial
  * invoice; licensing: license keys). Runs inside the transaction that
  * settles the purchase once its charge went through (or the one that writes
@@ -50,25 +60,37 @@ export interface PurchaseContext {
  * throw only for real failures).
  */
 export interface PurchaseExtension {
-  readonly name: string;
+  readonly name: PurchaseExtensionName;
   onPurchase(context: PurchaseContext): Promise<void>;
 }
 
 /**
  * The registry of purchase extensions. Modules call `register` from their
- * `onModuleInit`; extensions run in registration order.
+ * `onModuleInit`; extensions run in `PURCHASE_EXTENSION_ORDER`, whatever
+ * order they were registered in.
  */
 @Injectable()
 export class PurchaseExtensions {
   private readonly extensions: PurchaseExtension[] = [];
 
   register(extension: PurchaseExtension) {
+    const position = PURCHASE_EXTENSION_ORDER.indexOf(extension.name);
+    if (position < 0) {
+      throw new Error(
+        `Purchase extension "${String(extension.name)}" is not in PURCHASE_EXTENSION_ORDER`,
+      );
+    }
     if (this.extensions.some((e) => e.name === extension.name)) {
       throw new Error(
         `Purchase extension "${extension.name}" is registered twice`,
       );
     }
     this.extensions.push(extension);
+    this.extensions.sort(
+      (a, b) =>
+        PURCHASE_EXTENSION_ORDER.indexOf(a.name) -
+        PURCHASE_EXTENSION_ORDER.indexOf(b.name),
+    );
   }
 
   async run(context: PurchaseContext): Promise<void> {

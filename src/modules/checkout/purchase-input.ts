@@ -1,5 +1,5 @@
-import { AppError } from '../../common/app-error';
 import { BuyerAmount } from './unit-price';
+import { CheckoutErrors } from './checkout.errors';
 
 /** The buyer's input, from the page's form or a JSON POST; everything may be missing. */
 export interface PurchaseInput {
@@ -26,10 +26,7 @@ function field(body: Body, name: string, at = ''): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw AppError.unprocessable({
-    detail: `${name} must be a string.`,
-    source: { pointer: `${at}/${name}` },
-  });
+  throw CheckoutErrors.notAString(`${at}${name}`, name);
 }
 
 /** Form fields arrive flat: `billing_address[country]`; `amount` in major units. */
@@ -60,20 +57,12 @@ export function formInput(body: Body): PurchaseInput {
 export function jsonInput(body: Body): PurchaseInput {
   const address = body.billing_address;
   if (address !== undefined && address !== null && !isObject(address))
-    throw AppError.unprocessable({
-      detail: 'billing_address must be an object with country and zip.',
-      source: { pointer: '/billing_address' },
-    });
+    throw CheckoutErrors.billingAddressNotObject();
   // The page's field is in major units; taking it here would guess at units.
-  if (body.amount !== undefined)
-    throw AppError.unprocessable({
-      detail:
-        'amount is the hosted page’s field; send custom_price in cents instead.',
-      source: { pointer: '/amount' },
-    });
+  if (body.amount !== undefined) throw CheckoutErrors.amountInJson();
   const nested = (name: 'country' | 'zip') =>
     address
-      ? field(address, name, '/billing_address')
+      ? field(address, name, 'billing_address/')
       : field(body, `billing_address[${name}]`);
   const customPrice = field(body, 'custom_price');
   return {

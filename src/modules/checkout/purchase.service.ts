@@ -31,6 +31,8 @@ import { computeTotals, Totals } from './pricing';
 import { PurchaseExtensions } from './purchase-extension';
 import { PurchaseInput } from './purchase-input';
 import { chosenUnitPrice, MAX_CENTS } from './unit-price';
+import { CheckoutErrors, invalidInput } from './checkout.errors';
+import { cardNumberRequired } from '../payment/payment.errors';
 
 // Loose on purpose (RFC 5322 allows far more); the customer module checks it too.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -75,10 +77,6 @@ export type PurchaseResult =
   | { status: 'paid'; order: OrderView }
   | { status: 'declined'; order: OrderView; reason: string };
 
-function invalid(pointer: string, detail: string): ErrorDetail {
-  return { detail, source: { pointer } };
-}
-
 /**
  * Turns a checkout into an order: prices it, records it pending, charges it
  * outside any transaction and settles it. Billing and licensing add their
@@ -114,10 +112,7 @@ export class PurchaseService implements OnModuleInit {
     if (variantId === undefined || variantId === '')
       return offer.target.variant;
     const chosen = offer.variants.find((v) => String(v.id) === variantId);
-    if (!chosen)
-      throw AppError.unprocessable(
-        invalid('/variant_id', 'This variant cannot be bought here.'),
-      );
+    if (!chosen) throw CheckoutErrors.variantNotOffered();
     return chosen;
   }
 
@@ -141,10 +136,7 @@ export class PurchaseService implements OnModuleInit {
   ): Promise<Quote> {
     const variant = this.selectVariant(offer, input.variantId);
     const price = offer.target.prices.get(variant.id);
-    if (!price)
-      throw AppError.unprocessable(
-        invalid('/variant_id', 'This variant is not for sale.'),
-      );
+    if (!price) throw CheckoutErrors.variantWithoutPrice();
     const quantity = this.quantity(offer, variant, input.quantity);
     const store = offer.target.store;
     const usdRate = await this.rates.usdRate(store.currency, manager);
@@ -194,9 +186,7 @@ export class PurchaseService implements OnModuleInit {
     });
     const { subtotal: gross, subtotalUsd, total, totalUsd } = totals;
     if (Math.max(gross, subtotalUsd, total, totalUsd) > MAX_CENTS)
-      throw AppError.unprocessable(
-        invalid('/quantity', 'The total is too large for one order.'),
-      );
+      throw CheckoutErrors.totalTooLarge();
     return {
       variant,
       price,
@@ -245,10 +235,7 @@ export class PurchaseService implements OnModuleInit {
       // card and saves it for renewals.
       const charges =
         totals.total > 0 || quote.price.category === 'subscription';
-      if (charges && !method)
-        throw AppError.unprocessable(
-          invalid('/card_number', 'A card number is required.'),
-        );
+      if (charges && !method) throw cardNumberRequired();
       const { store, product } = offer.target;
       const customer = await this.customers.findOrCreateForPurchase(manager, {
         storeId: store.id,
@@ -440,12 +427,7 @@ export class PurchaseService implements OnModuleInit {
       return this.defaultQuantity(offer, variant);
     const quantity = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
     if (!(quantity >= 1 && quantity <= MAX_QUANTITY))
-      throw AppError.unprocessable(
-        invalid(
-          '/quantity',
-          `The quantity must be a whole number from 1 to ${MAX_QUANTITY}.`,
-        ),
-      );
+      throw CheckoutErrors.invalidQuantity(MAX_QUANTITY);
     return quantity;
   }
 
@@ -456,23 +438,25 @@ export class PurchaseService implements OnModuleInit {
     const name = input.name?.trim() ?? '';
     const country = input.country?.trim().toUpperCase() ?? '';
     if (!EMAIL.test(email) || email.length > 255)
-      errors.push(invalid('/email', 'Enter a valid email address.'));
+      errors.push(invalidInput('email', 'Enter a valid email address.'));
     if (!name || name.length > 255)
       errors.push(
-        invalid('/name', 'Enter your name (at most 255 characters).'),
+        invalidInput('name', 'Enter your name (at most 255 characters).'),
       );
     if (!isCountryCode(country))
       errors.push(
-        invalid(
-          '/billing_address/country',
+        invalidInput(
+          'billing_address/country',
           'Choose the billing country (a two-letter code such as US).',
         ),
       );
     if ((input.zip?.length ?? 0) > 32)
-      errors.push(invalid('/billing_address/zip', 'The ZIP code is too long.'));
+      errors.push(
+        invalidInput('billing_address/zip', 'The ZIP code is too long.'),
+      );
     if ((input.taxNumber?.length ?? 0) > 64)
-      errors.push(invalid('/tax_number', 'The tax number is too long.'));
-    if (errors.length > 0) throw AppError.unprocessable(errors);
+      errors.push(invalidInput('tax_number', 'The tax number is too long.'));
+    if (errors.length > 0) throw CheckoutErrors.invalidPurchase(errors);
     return { email, name, country };
   }
 }

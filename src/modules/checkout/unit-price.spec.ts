@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError, sourceOf } from '../../common/app-error';
 import { Price } from '../catalog/price.entity';
 import { BuyerAmount, chosenUnitPrice, unitPriceOf } from './unit-price';
 
@@ -27,8 +27,9 @@ function outcome(
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     expect(error.status).toBe(422);
-    const [{ detail, source }] = error.errors;
-    return { detail, pointer: (source as { pointer: string }).pointer };
+    const [first] = error.errors;
+    const source = sourceOf(first) as { pointer: string };
+    return { detail: first.detail, pointer: source.pointer };
   }
 }
 

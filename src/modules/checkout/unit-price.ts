@@ -1,6 +1,7 @@
-import { AppError } from '../../common/app-error';
+import type { AppError } from '../../common/app-error';
 import { formatMoney, parseMajorUnits } from '../../common/money';
 import { Price } from '../catalog/price.entity';
+import { CheckoutErrors } from './checkout.errors';
 
 /** Integer columns: no amount, alone or multiplied out, may pass this. */
 export const MAX_CENTS = 2_147_483_647;
@@ -87,6 +88,8 @@ export function chosenUnitPrice(
 }
 
 function refuse(amount: BuyerAmount, detail: string): AppError {
-  const pointer = amount.unit === 'cents' ? '/custom_price' : '/amount';
-  return AppError.unprocessable({ detail, source: { pointer } });
+  return CheckoutErrors.invalidAmount(
+    amount.unit === 'cents' ? 'custom_price' : 'amount',
+    detail,
+  );
 }

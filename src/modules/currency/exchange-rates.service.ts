@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ExchangeRateRepository } from './exchange-rate.repository';
 import { SHIPPED_RATES } from './shipped-rates';
 import { usdPerUnit } from './usd-rates';
+import { CurrencyErrors } from './currency.errors';
 
 /** Where a rate came from, in the order the lookup tries them. */
 export type RateOrigin = 'usd' | 'override' | 'fetched' | 'shipped';
@@ -89,10 +89,7 @@ export class ExchangeRates {
   /** `find`, refusing with 422 when no rate is known. */
   async usdRate(currency: string, manager?: EntityManager): Promise<UsdRate> {
     const found = await this.find(currency, manager);
-    if (!found)
-      throw AppError.unprocessable(
-        `No USD exchange rate is known for ${currency}; set CURRENCY_RATES.`,
-      );
+    if (!found) throw CurrencyErrors.noUsdRate(currency);
     return found;
   }
 

@@ -1,5 +1,4 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { parseIntegerId } from '../../common/ids';
 import { Public } from '../../http/auth/public.decorator';
 import { HtmlPage } from '../../http/html/html-page.decorator';
@@ -7,6 +6,7 @@ import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { renderCustomerPortal } from './customer-portal.page';
 import { CustomerService } from './customer.service';
+import { CustomerErrors } from './customer.errors';
 
 /** The page behind `urls.customer_portal`: the signed link is the credential. */
 @Controller('portal/customers')
@@ -22,7 +22,7 @@ export class CustomerPortalController {
     const customerId = parseIntegerId(id);
     const portal =
       customerId === null ? null : await this.customers.portal(customerId);
-    if (!portal) throw AppError.notFound('This customer does not exist.');
+    if (!portal) throw CustomerErrors.portalNotFound();
     return renderCustomerPortal(portal);
   }
 }

@@ -4,7 +4,7 @@ import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
-import { storeScopedListPage } from '../../database/list-page';
+import { ownsStore, scoped, scopedListPage } from '../../database/tenancy';
 import { Customer, CustomerStatus } from './customer.entity';
 
 const SORT_COLUMNS: Record<string, string> = {
@@ -66,21 +66,17 @@ export class CustomerRepository {
     this.customerRows = new EntityRows(customers, 'customer');
   }
 
-  private scoped(principal: Principal): SelectQueryBuilder<Customer> {
-    return this.customers
-      .createQueryBuilder('customer')
-      .where(
-        'customer.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)',
-        { userId: principal.userId },
-      )
-      .andWhere('customer.test_mode = :testMode', {
-        testMode: principal.testMode,
-      });
+  private visible(principal: Principal): SelectQueryBuilder<Customer> {
+    return scoped(
+      this.customers.createQueryBuilder('customer'),
+      'customer',
+      principal,
+    );
   }
 
   findVisible(principal: Principal, ids: number[]): Promise<Customer[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.scoped(principal)
+    return this.visible(principal)
       .andWhere('customer.id IN (:...ids)', { ids })
       .getMany();
   }
@@ -91,7 +87,7 @@ export class CustomerRepository {
     values: FilterValue[],
   ): Promise<Customer[]> {
     if (values.length === 0) return Promise.resolve([]);
-    const builder = this.scoped(principal);
+    const builder = this.visible(principal);
     if (filter === 'store_id') {
       builder.andWhere('customer.store_id IN (:...values)', { values });
     } else {
@@ -106,7 +102,7 @@ export class CustomerRepository {
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<Customer>> {
-    const builder = this.scoped(principal);
+    const builder = this.customers.createQueryBuilder('customer');
     const { store_id: storeId, email } = query.filters;
     if (storeId !== undefined) {
       builder.andWhere('customer.store_id = :storeId', { storeId });
@@ -115,22 +111,12 @@ export class CustomerRepository {
       // Addresses are unique regardless of case, so the exact match is too (and uses the index).
       builder.andWhere('lower(customer.email) = lower(:email)', { email });
     }
-    return storeScopedListPage(
-      builder,
-      'customer',
-      SORT_COLUMNS,
-      query,
-      principal.userId,
-    );
+    return scopedListPage(builder, 'customer', SORT_COLUMNS, query, principal);
   }
 
   /** A store the principal's user owns (stores are visible in both modes). */
-  async storeOwned(principal: Principal, storeId: number): Promise<boolean> {
-    const rows: unknown[] = await this.customers.manager.query(
-      'SELECT 1 FROM stores WHERE id = $1 AND user_id = $2',
-      [storeId, principal.userId],
-    );
-    return rows.length > 0;
+  storeOwned(principal: Principal, storeId: number): Promise<boolean> {
+    return ownsStore(this.customers.manager, principal, storeId);
   }
 
   /** Name of a customer's store, for the portal page. */

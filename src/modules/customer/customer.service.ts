@@ -20,6 +20,7 @@ import {
   CustomerRepository,
   isDuplicateEmail,
 } from './customer.repository';
+import { CustomerErrors } from './customer.errors';
 
 /** Spec 8: the portal link is valid 24 hours from the request. */
 export const PORTAL_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -70,12 +71,9 @@ export interface CustomerPortal {
 
 function requiredText(name: string, value: string): string {
   const trimmed = value.trim();
-  if (!trimmed) throw AppError.attribute(name, `The ${name} is required.`);
+  if (!trimmed) throw CustomerErrors.attributeRequired(name);
   if (trimmed.length > MAX_TEXT)
-    throw AppError.attribute(
-      name,
-      `The ${name} may be at most ${MAX_TEXT} characters.`,
-    );
+    throw CustomerErrors.textTooLong(name, MAX_TEXT);
   return trimmed;
 }
 
@@ -86,17 +84,14 @@ function optionalText(
   if (value === undefined || value === null) return null;
   const trimmed = value.trim();
   if (trimmed.length > MAX_TEXT)
-    throw AppError.attribute(
-      name,
-      `The ${name} may be at most ${MAX_TEXT} characters.`,
-    );
+    throw CustomerErrors.textTooLong(name, MAX_TEXT);
   return trimmed || null;
 }
 
 function email(value: string): string {
   const trimmed = value.trim();
   if (!EMAIL.test(trimmed) || trimmed.length > MAX_TEXT) {
-    throw AppError.attribute('email', 'The email must be a valid address.');
+    throw CustomerErrors.invalidEmail();
   }
   return trimmed;
 }
@@ -104,19 +99,10 @@ function email(value: string): string {
 function country(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   if (!isCountryCode(value)) {
-    throw AppError.attribute(
-      'country',
-      'The country must be an ISO 3166-1 alpha-2 code in capitals, such as US.',
-    );
+    throw CustomerErrors.invalidCountry();
   }
   return value;
 }
-
-const duplicateEmail = () =>
-  AppError.attribute(
-    'email',
-    'A customer with this email already exists in this store.',
-  );
 
 @Injectable()
 export class CustomerService {
@@ -141,7 +127,7 @@ export class CustomerService {
       storeId > 2147483647 ||
       !(await this.customers.storeOwned(principal, storeId))
     ) {
-      throw AppError.relatedNotFound('store');
+      throw CustomerErrors.storeNotFound();
     }
     const now = this.clock.now();
     const row = {
@@ -160,7 +146,7 @@ export class CustomerService {
     try {
       customer = await this.customers.insert(row);
     } catch (error) {
-      if (isDuplicateEmail(error)) throw duplicateEmail();
+      if (isDuplicateEmail(error)) throw CustomerErrors.duplicateEmail();
       throw error;
     }
     return (await this.views([customer]))[0];
@@ -177,10 +163,7 @@ export class CustomerService {
     const changes: CustomerChanges = {};
     if (input.status !== undefined) {
       if (input.status !== 'archived') {
-        throw AppError.attribute(
-          'status',
-          'The status can only be set to archived.',
-        );
+        throw CustomerErrors.onlyArchive();
       }
       changes.status = 'archived';
     }
@@ -197,7 +180,7 @@ export class CustomerService {
       try {
         await this.customers.update(customer.id, changes);
       } catch (error) {
-        if (isDuplicateEmail(error)) throw duplicateEmail();
+        if (isDuplicateEmail(error)) throw CustomerErrors.duplicateEmail();
         throw error;
       }
       Object.assign(customer, changes);

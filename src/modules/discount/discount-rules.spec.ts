@@ -35,19 +35,24 @@ describe('discount rules', () => {
   });
 
   it('refuses drafts, early, expired, exhausted and other-variant uses', () => {
-    expect(discountRefusal(discount({ status: 'draft' }), now, 5)).toMatch(
-      /not valid/,
-    );
+    expect(discountRefusal(discount({ status: 'draft' }), now, 5)).toEqual({
+      code: 'discount_invalid',
+      detail: expect.stringMatching(/not valid/),
+    });
     expect(
       discountRefusal(
         discount({ startsAt: new Date('2026-06-02T00:00:00Z') }),
         now,
         5,
       ),
-    ).toMatch(/not active yet/);
-    expect(discountRefusal(discount({ expiresAt: now }), now, 5)).toMatch(
-      /expired/,
-    );
+    ).toEqual({
+      code: 'discount_not_active',
+      detail: expect.stringMatching(/not active yet/),
+    });
+    expect(discountRefusal(discount({ expiresAt: now }), now, 5)).toEqual({
+      code: 'discount_expired',
+      detail: expect.stringMatching(/expired/),
+    });
     expect(
       discountRefusal(
         discount({
@@ -58,14 +63,20 @@ describe('discount rules', () => {
         now,
         5,
       ),
-    ).toMatch(/fully redeemed/);
+    ).toEqual({
+      code: 'discount_exhausted',
+      detail: expect.stringMatching(/fully redeemed/),
+    });
     expect(
       discountRefusal(
         discount({ isLimitedToProducts: true, variantIds: [4] }),
         now,
         5,
       ),
-    ).toMatch(/does not apply/);
+    ).toEqual({
+      code: 'discount_not_applicable',
+      detail: expect.stringMatching(/does not apply/),
+    });
   });
 
   it('computes percent and fixed amounts without going below zero', () => {

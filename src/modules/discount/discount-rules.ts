@@ -1,28 +1,29 @@
 import { discountOff } from '../../common/money';
 import type { Discount, DiscountView } from './discount.entity';
+import { DiscountRefusal, DiscountRefusals } from './discount.errors';
 
 /**
- * Why a discount cannot be used right now, or null when it can. The messages
+ * Why a discount cannot be used right now, or null when it can. The details
  * are shown to the buyer on the checkout page and in 422 details.
  */
 export function discountRefusal(
   discount: DiscountView,
   now: Date,
   variantId: number,
-): string | null {
+): DiscountRefusal | null {
   if (discount.status !== 'published')
-    return `The discount code ${discount.code} is not valid.`;
+    return DiscountRefusals.invalid(discount.code);
   if (discount.startsAt && discount.startsAt.getTime() > now.getTime())
-    return `The discount code ${discount.code} is not active yet.`;
+    return DiscountRefusals.notActiveYet(discount.code);
   if (discount.expiresAt && discount.expiresAt.getTime() <= now.getTime())
-    return `The discount code ${discount.code} has expired.`;
+    return DiscountRefusals.expired(discount.code);
   if (
     discount.isLimitedRedemptions &&
     discount.redemptionsCount >= discount.maxRedemptions
   )
-    return `The discount code ${discount.code} has been fully redeemed.`;
+    return DiscountRefusals.exhausted(discount.code);
   if (discount.isLimitedToProducts && !discount.variantIds.includes(variantId))
-    return `The discount code ${discount.code} does not apply to this product.`;
+    return DiscountRefusals.notApplicable(discount.code);
   return null;
 }
 

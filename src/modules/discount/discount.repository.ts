@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
-import { storeScopedListPage } from '../../database/list-page';
+import { ownsStore, scoped, scopedListPage } from '../../database/tenancy';
 import { DiscountRedemption } from './discount-redemption.entity';
 import { Discount, DiscountView } from './discount.entity';
 
@@ -18,8 +18,6 @@ const REDEMPTION_SORTS: Record<string, string> = {
   created_at: 'redemption.created_at',
   updated_at: 'redemption.updated_at',
 };
-
-const OWNED_STORES = 'SELECT s.id FROM stores s WHERE s.user_id = :userId';
 
 /** Every query for discounts, their variant links and their redemptions. */
 @Injectable()
@@ -36,15 +34,11 @@ export class DiscountRepository {
   }
 
   private visible(principal: Principal) {
-    return this.discounts
-      .createQueryBuilder('discount')
-      .where(`discount.store_id IN (${OWNED_STORES})`, {
-        userId: principal.userId,
-      })
-      .andWhere('discount.test_mode = :testMode', {
-        testMode: principal.testMode,
-      })
-      .andWhere('discount.deleted_at IS NULL');
+    return scoped(
+      this.discounts.createQueryBuilder('discount'),
+      'discount',
+      principal,
+    ).andWhere('discount.deleted_at IS NULL');
   }
 
   async findVisible(
@@ -62,18 +56,20 @@ export class DiscountRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<DiscountView>> {
-    const builder = this.visible(principal);
+    const builder = this.discounts
+      .createQueryBuilder('discount')
+      .where('discount.deleted_at IS NULL');
     if (query.filters.store_id !== undefined) {
       builder.andWhere('discount.store_id = :storeId', {
         storeId: query.filters.store_id,
       });
     }
-    const page = await storeScopedListPage(
+    const page = await scopedListPage(
       builder,
       'discount',
       DISCOUNT_SORTS,
       query,
-      principal.userId,
+      principal,
     );
     return {
       records: await this.withVariants(page.records),
@@ -93,12 +89,8 @@ export class DiscountRepository {
     return this.withVariants(records);
   }
 
-  async storeOwned(principal: Principal, storeId: number): Promise<boolean> {
-    const rows: unknown[] = await this.discounts.query(
-      `SELECT 1 FROM stores WHERE id = $1 AND user_id = $2`,
-      [storeId, principal.userId],
-    );
-    return rows.length > 0;
+  storeOwned(principal: Principal, storeId: number): Promise<boolean> {
+    return ownsStore(this.discounts.manager, principal, storeId);
   }
 
   codeTaken(
@@ -107,11 +99,11 @@ export class DiscountRepository {
     testMode: boolean,
     code: string,
   ): Promise<boolean> {
-    return manager
-      .getRepository(Discount)
-      .createQueryBuilder('discount')
-      .where('discount.store_id = :storeId', { storeId })
-      .andWhere('discount.test_mode = :testMode', { testMode })
+    return scoped(
+      manager.getRepository(Discount).createQueryBuilder('discount'),
+      'discount',
+      { storeId, testMode },
+    )
       .andWhere('discount.code = :code', { code })
       .andWhere('discount.deleted_at IS NULL')
       .getExists();
@@ -156,11 +148,11 @@ export class DiscountRepository {
     code: string,
     lock: boolean,
   ): Promise<DiscountView | null> {
-    const builder = manager
-      .getRepository(Discount)
-      .createQueryBuilder('discount')
-      .where('discount.store_id = :storeId', { storeId })
-      .andWhere('discount.test_mode = :testMode', { testMode })
+    const builder = scoped(
+      manager.getRepository(Discount).createQueryBuilder('discount'),
+      'discount',
+      { storeId, testMode },
+    )
       .andWhere('discount.code = :code', { code })
       .andWhere('discount.deleted_at IS NULL');
     if (lock) builder.setLock('pessimistic_write');
@@ -214,14 +206,11 @@ export class DiscountRepository {
   }
 
   private visibleRedemptions(principal: Principal) {
-    return this.redemptions
-      .createQueryBuilder('redemption')
-      .where(`redemption.store_id IN (${OWNED_STORES})`, {
-        userId: principal.userId,
-      })
-      .andWhere('redemption.test_mode = :testMode', {
-        testMode: principal.testMode,
-      });
+    return scoped(
+      this.redemptions.createQueryBuilder('redemption'),
+      'redemption',
+      principal,
+    );
   }
 
   findRedemptions(
@@ -238,7 +227,7 @@ export class DiscountRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<DiscountRedemption>> {
-    const builder = this.visibleRedemptions(principal);
+    const builder = this.redemptions.createQueryBuilder('redemption');
     for (const filter of ['discount_id', 'order_id'] as const) {
       if (query.filters[filter] !== undefined) {
         builder.andWhere(`redemption.${filter} = :${filter}`, {
@@ -246,12 +235,12 @@ export class DiscountRepository {
         });
       }
     }
-    return storeScopedListPage(
+    return scopedListPage(
       builder,
       'redemption',
       REDEMPTION_SORTS,
       query,
-      principal.userId,
+      principal,
     );
   }
 

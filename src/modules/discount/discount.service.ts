@@ -18,6 +18,7 @@ import { DiscountRedemption } from './discount-redemption.entity';
 import { DiscountView } from './discount.entity';
 import { CreateDiscountAttributes } from './discount.dto';
 import { DiscountRepository } from './discount.repository';
+import { DiscountErrors, DiscountRefusals } from './discount.errors';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -36,21 +37,10 @@ export interface DiscountUse {
   now: Date;
 }
 
-function refused(detail: string) {
-  return AppError.unprocessable({
-    detail,
-    source: { pointer: '/discount_code' },
-  });
-}
-
 function timestamp(name: string, value: string | null | undefined) {
   if (value === undefined || value === null) return null;
   const parsed = parseTimestamp(value);
-  if (!parsed)
-    throw AppError.attribute(
-      name,
-      `${name} must be an ISO 8601 timestamp or null.`,
-    );
+  if (!parsed) throw DiscountErrors.invalidTimestamp(name);
   return parsed;
 }
 
@@ -73,61 +63,43 @@ export class DiscountService {
       storeId === null ||
       !(await this.discounts.storeOwned(principal, storeId))
     )
-      throw AppError.relatedNotFound('store');
+      throw DiscountErrors.storeNotFound();
     if (
       input.test_mode !== undefined &&
       input.test_mode !== principal.testMode
     ) {
-      throw AppError.attribute(
-        'test_mode',
+      throw DiscountErrors.testModeMismatch(
         `A ${principal.testMode ? 'test' : 'live'}-mode API key creates ${principal.testMode ? 'test' : 'live'}-mode discounts only.`,
       );
     }
     if (input.amount_type === 'percent' && input.amount > 100)
-      throw AppError.attribute(
-        'amount',
-        'A percent discount can be at most 100.',
-      );
+      throw DiscountErrors.percentOver100();
     const limitedRedemptions = input.is_limited_redemptions ?? false;
     const maxRedemptions = input.max_redemptions ?? 0;
     if (limitedRedemptions && maxRedemptions < 1)
-      throw AppError.attribute(
-        'max_redemptions',
-        'max_redemptions must be at least 1 when is_limited_redemptions is true.',
-      );
+      throw DiscountErrors.maxRedemptionsRequired();
     const startsAt = timestamp('starts_at', input.starts_at);
     const expiresAt = timestamp('expires_at', input.expires_at);
     if (startsAt && expiresAt && expiresAt <= startsAt)
-      throw AppError.attribute(
-        'expires_at',
-        'expires_at must be after starts_at.',
-      );
+      throw DiscountErrors.expiresBeforeStart();
     // Variants count only when the discount is limited to products (as upstream).
     const limitedToProducts = input.is_limited_to_products ?? false;
     const requested = limitedToProducts
       ? ((document.relationships.variants as string[] | undefined) ?? [])
       : [];
     if (limitedToProducts && requested.length === 0)
-      throw AppError.unprocessable({
-        detail:
-          'A discount limited to products needs at least one variant in the variants relationship.',
-        source: { pointer: '/data/relationships/variants' },
-      });
+      throw DiscountErrors.variantsRequired();
     const variantIds = [
       ...new Set(requested.map((id) => parseIntegerId(id) ?? -1)),
     ];
     const scope = { testMode: principal.testMode, storeId };
     for (const id of variantIds) {
       if (id < 0 || !(await this.catalog.findVariant(scope, id)))
-        throw AppError.relatedNotFound('variants');
+        throw DiscountErrors.variantNotFound();
     }
 
     const now = this.clock.now();
-    const duplicate = () =>
-      AppError.attribute(
-        'code',
-        `The code ${input.code} is already used by another discount of this store.`,
-      );
+    const duplicate = () => DiscountErrors.codeTaken(input.code);
     try {
       return await this.transactions.run(async (manager) => {
         if (
@@ -195,9 +167,9 @@ export class DiscountService {
       code,
       manager !== undefined,
     );
-    if (!discount) throw refused(`The discount code ${code} is not valid.`);
+    if (!discount) throw DiscountErrors.refused(DiscountRefusals.invalid(code));
     const refusal = discountRefusal(discount, use.now, use.variantId);
-    if (refusal) throw refused(refusal);
+    if (refusal) throw DiscountErrors.refused(refusal);
     return { discount, amount: discountAmount(discount, use.subtotal) };
   }
 

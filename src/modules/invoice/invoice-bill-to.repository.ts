@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
+import { scoped } from '../../database/tenancy';
 import { InvoiceBillTo } from './invoice-bill-to.entity';
 import { InvoiceFields } from './invoice-view';
 
@@ -87,10 +88,13 @@ export class InvoiceBillToRepository {
     owner: BillToOwner,
     digest: string,
   ): Promise<string | null> {
-    const row = await this.rows.findOne({
-      select: { token: true },
-      where: { storeId: owner.storeId, testMode: owner.testMode, digest },
-    });
+    const row = await scoped(
+      this.rows.createQueryBuilder('bill_to').select('bill_to.token', 'token'),
+      'bill_to',
+      owner,
+    )
+      .andWhere('bill_to.digest = :digest', { digest })
+      .getRawOne<{ token: string }>();
     return row?.token ?? null;
   }
 }

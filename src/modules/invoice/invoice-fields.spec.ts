@@ -26,7 +26,10 @@ describe('invoice fields', () => {
       invoiceFieldsFromQuery({ colour: 'red' }),
     );
     expect(unknown.status).toBe(400);
-    expect(unknown.errors[0].source).toEqual({ parameter: 'colour' });
+    expect(unknown.errors[0]).toMatchObject({
+      parameter: 'colour',
+      code: 'unknown_parameter',
+    });
     const repeated = thrownAppError(() =>
       invoiceFieldsFromQuery({ name: ['a', 'b'] }),
     );
@@ -42,7 +45,10 @@ describe('invoice fields', () => {
     ] as const) {
       const error = thrownAppError(() => invoiceFieldsFromQuery(query));
       expect(error.status).toBe(422);
-      expect(error.errors[0].source).toEqual({ parameter });
+      expect(error.errors[0]).toMatchObject({
+        parameter,
+        code: 'invalid_parameter',
+      });
     }
   });
 

@@ -6,10 +6,10 @@ import {
   ValidateBy,
   validateSync,
 } from 'class-validator';
-import { AppError } from '../../common/app-error';
 import type { RawQuery } from '../../common/list-query';
 import { parseWriteDocument } from '../../http/json-api/write-document';
 import { InvoiceFields } from './invoice-view';
+import { InvoiceErrors } from './invoice.errors';
 
 /** The fields in the order they appear in links (and in the hashed field set). */
 export const INVOICE_FIELD_NAMES = [
@@ -146,15 +146,10 @@ export function invoiceFieldsFromQuery(
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || ignore.includes(name)) continue;
     if (!(INVOICE_FIELD_NAMES as readonly string[]).includes(name)) {
-      throw AppError.badRequest(`Unknown parameter "${name}".`, {
-        parameter: name,
-      });
+      throw InvoiceErrors.unknownParameter(name);
     }
     if (Array.isArray(value)) {
-      throw AppError.badRequest(
-        `The parameter ${name} may be given only once.`,
-        { parameter: name },
-      );
+      throw InvoiceErrors.repeatedParameter(name);
     }
     raw[name] = value;
   }
@@ -163,10 +158,10 @@ export function invoiceFieldsFromQuery(
     validationError: { target: false, value: false },
   });
   if (errors.length > 0) {
-    throw AppError.unprocessable(
+    throw InvoiceErrors.invalidFields(
       errors.map((error) => ({
         detail: Object.values(error.constraints ?? {})[0] ?? 'Invalid value.',
-        source: { parameter: error.property },
+        parameter: error.property,
       })),
     );
   }
@@ -194,10 +189,7 @@ export function invoiceFieldsFromRequest(
     const a = fromQuery[name];
     const b = fromBody[name];
     if (a !== undefined && b !== undefined && a !== b) {
-      throw AppError.badRequest(
-        `The ${name} is given in the query and the body with different values.`,
-        { parameter: name },
-      );
+      throw InvoiceErrors.queryAndBodyDisagree(name);
     }
     const value = a ?? b;
     if (value !== undefined) merged[name] = value;

@@ -16,6 +16,7 @@ import { InvoiceFonts, renderInvoicePdf } from './invoice-pdf';
 import { InvoiceSource, InvoiceSources } from './invoice-source';
 import { InvoiceData, InvoiceFields, InvoiceView } from './invoice-view';
 import { InvoicePdfJob, InvoicePdfJobs } from './invoice.queue';
+import { InvoiceErrors } from './invoice.errors';
 
 /** Bump when the layout changes, so stored PDFs are rendered anew. */
 const LAYOUT_VERSION = 1;
@@ -158,17 +159,17 @@ export class InvoiceService {
     if (id === null || scope === undefined) throw AppError.notFound();
     const inline = invoiceFieldsFromQuery(query, LINK_PARAMS);
     const data = await this.loadFor(source, id, scope);
-    if (!data) throw AppError.notFound('This invoice no longer exists.');
+    if (!data) throw InvoiceErrors.invoiceGone();
     const token = query[BILL_TO_PARAM];
     let billTo: string | null = null;
     let fields = inline;
     if (token !== undefined) {
       // A signed link never has both; the guard has checked the signature.
       if (typeof token !== 'string' || Object.keys(inline).length > 0) {
-        throw AppError.badRequest('This link is invalid.');
+        throw InvoiceErrors.invalidLink();
       }
       const stored = await this.billTo.find(data, token);
-      if (!stored) throw AppError.notFound('This invoice no longer exists.');
+      if (!stored) throw InvoiceErrors.invoiceGone();
       billTo = token;
       fields = stored;
     }
@@ -273,7 +274,7 @@ export class InvoiceService {
 
   private source(type: string): InvoiceSource {
     const source = this.sources.get(type);
-    if (!source) throw AppError.notFound('No route matches this path.');
+    if (!source) throw InvoiceErrors.noInvoiceSource();
     return source;
   }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { EntityRows } from '../../database/entity-rows';
-import { storeScopedListPage } from '../../database/list-page';
+import { scoped, scopedListPage } from '../../database/tenancy';
 import { LicenseKeyInstance } from './license-key-instance.entity';
 import { LicenseKey } from './license-key.entity';
 import { LicenseKeyStatus, statusCondition } from './license-key.state';
@@ -30,20 +30,6 @@ const INSTANCE_FILTER_COLUMNS: Record<string, string> = {
 const KEY_SORTS = { id: 'lk.id' };
 const INSTANCE_SORTS = { id: 'instance.id' };
 
-/** Records of the user's stores in the key's mode; anything else does not exist for it. */
-function scoped<T extends object>(
-  builder: SelectQueryBuilder<T>,
-  alias: string,
-  scope: Scope,
-): SelectQueryBuilder<T> {
-  return builder
-    .where(`${alias}.test_mode = :testMode`, { testMode: scope.testMode })
-    .andWhere(
-      `${alias}.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)`,
-      { userId: scope.userId },
-    );
-}
-
 /** Every query for license keys and their instances; no rules. */
 @Injectable()
 export class LicenseKeyRepository {
@@ -63,7 +49,7 @@ export class LicenseKeyRepository {
     query: ListQuery,
     now: Date,
   ): Promise<Page<LicenseKey>> {
-    const builder = scoped(this.keys.createQueryBuilder('lk'), 'lk', scope);
+    const builder = this.keys.createQueryBuilder('lk');
     for (const [name, value] of Object.entries(query.filters)) {
       if (name === 'status') {
         builder.andWhere(statusCondition('lk', value as LicenseKeyStatus), {
@@ -75,7 +61,7 @@ export class LicenseKeyRepository {
         });
       }
     }
-    return storeScopedListPage(builder, 'lk', KEY_SORTS, query, scope.userId);
+    return scopedListPage(builder, 'lk', KEY_SORTS, query, scope);
   }
 
   findKeys(scope: Scope, ids: number[]): Promise<LicenseKey[]> {
@@ -106,14 +92,13 @@ export class LicenseKeyRepository {
     storeId: number;
     testMode: boolean;
   }): Promise<LicenseKey[]> {
-    return this.keys.find({
-      where: {
-        customerId: customer.id,
-        storeId: customer.storeId,
-        testMode: customer.testMode,
-      },
-      order: { id: 'ASC' },
-    });
+    return scoped(this.keys.createQueryBuilder('lk'), 'lk', {
+      storeId: customer.storeId,
+      testMode: customer.testMode,
+    })
+      .andWhere('lk.customer_id = :customerId', { customerId: customer.id })
+      .orderBy('lk.id', 'ASC')
+      .getMany();
   }
 
   /** The key with this value, in any store and mode (the License API has no caller identity). */
@@ -235,23 +220,13 @@ export class LicenseKeyRepository {
     scope: Scope,
     query: ListQuery,
   ): Promise<Page<LicenseKeyInstance>> {
-    const builder = scoped(
-      this.instances.createQueryBuilder('instance'),
-      'instance',
-      scope,
-    );
+    const builder = this.instances.createQueryBuilder('instance');
     for (const [name, value] of Object.entries(query.filters)) {
       builder.andWhere(`${INSTANCE_FILTER_COLUMNS[name]} = :${name}`, {
         [name]: value,
       });
     }
-    return storeScopedListPage(
-      builder,
-      'instance',
-      INSTANCE_SORTS,
-      query,
-      scope.userId,
-    );
+    return scopedListPage(builder, 'instance', INSTANCE_SORTS, query, scope);
   }
 
   findInstances(scope: Scope, ids: number[]): Promise<LicenseKeyInstance[]> {

@@ -18,6 +18,7 @@ import {
   licenseKeyStatus,
   LicenseLengthUnit,
 } from './license-key.state';
+import { LicenseKeyErrors } from './license-key.errors';
 
 /** A license key as read: the entity plus its status at the time of reading. */
 export type LicenseKeyView = LicenseKey & { status: LicenseKeyStatus };
@@ -220,10 +221,7 @@ export class LicenseKeyService {
       expiresAt =
         changes.expiresAt === null ? null : parseTimestamp(changes.expiresAt);
       if (expiresAt === null && changes.expiresAt !== null) {
-        throw AppError.attribute(
-          'expires_at',
-          'The expires_at must be an ISO 8601 date-time with a time zone, or null.',
-        );
+        throw LicenseKeyErrors.invalidExpiry();
       }
     }
     return this.transactions.run(async (manager) => {

@@ -5,19 +5,19 @@ import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
 import {
-  storeScopedListPage,
-  storeScopedPageSql,
-} from '../../database/list-page';
-import {
   matchIds,
   poolQuery,
   transactionQuery,
 } from '../../database/pool-query';
+import {
+  inOwnedStores,
+  scoped,
+  scopedListPage,
+  sqlScope,
+} from '../../database/tenancy';
 import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
 import { Order } from './order.entity';
-
-const OWNED_STORES = 'SELECT s.id FROM stores s WHERE s.user_id = :userId';
 
 const ORDER_SORTS: Record<string, string> = {
   created_at: 'o.created_at',
@@ -48,10 +48,6 @@ export interface SalesRow {
   thirtyDaySales: number;
   thirtyDayRevenue: number;
 }
-
-/** Visible orders: in the principal's stores ($1) and mode ($2). */
-const VISIBLE_ORDERS = `o.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = $1)
-  AND o.test_mode = $2`;
 
 /**
  * Every query for orders, order items and order numbers. The API's reads of
@@ -122,48 +118,6 @@ export class OrderRepository {
     };
   }
 
-  /** Reserves consecutive order numbers for orders in each mode; returns the first. */
-  async reserveOrderNumbers(
-    manager: EntityManager,
-    storeId: number,
-    orders: { test: number; live: number },
-  ): Promise<number> {
-    const count = orders.test + orders.live;
-    const rows: { last_order_number: number }[] = await manager.query(
-      `INSERT INTO store_order_counters AS c
-         (store_id, last_order_number, test_order_count, live_order_count)
-       VALUES ($1, $2::integer + $3::integer, $2, $3)
-       ON CONFLICT (store_id) DO UPDATE SET
-         last_order_number = c.last_order_number + $2::integer + $3::integer,
-         test_order_count = c.test_order_count + $2::integer,
-         live_order_count = c.live_order_count + $3::integer
-       RETURNING c.last_order_number`,
-      [storeId, orders.test, orders.live],
-    );
-    return rows[0].last_order_number - count + 1;
-  }
-
-  /** Multi-row INSERTs (below PostgreSQL's 65,535 bind parameters per statement). */
-  async insertMany<T extends Order | OrderItem>(
-    manager: EntityManager,
-    target: typeof Order | typeof OrderItem,
-    rows: Partial<T>[],
-  ): Promise<number[]> {
-    const ids: number[] = [];
-    for (let start = 0; start < rows.length; start += 1000) {
-      const result = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(target)
-        .values(rows.slice(start, start + 1000))
-        .returning('id')
-        .updateEntity(false)
-        .execute();
-      for (const row of result.raw as { id: number }[]) ids.push(row.id);
-    }
-    return ids;
-  }
-
   async insertOrder(
     manager: EntityManager,
     fields: Partial<Order>,
@@ -185,10 +139,13 @@ export class OrderRepository {
   }
 
   private visible(principal: Principal, manager?: EntityManager) {
-    return (manager ? manager.getRepository(Order) : this.orders)
-      .createQueryBuilder('o')
-      .where(`o.store_id IN (${OWNED_STORES})`, { userId: principal.userId })
-      .andWhere('o.test_mode = :testMode', { testMode: principal.testMode });
+    return scoped(
+      (manager ? manager.getRepository(Order) : this.orders).createQueryBuilder(
+        'o',
+      ),
+      'o',
+      principal,
+    );
   }
 
   findById(id: number): Promise<Order | null> {
@@ -219,11 +176,14 @@ export class OrderRepository {
 
   async findVisible(principal: Principal, ids: number[]): Promise<OrderView[]> {
     if (ids.length === 0) return [];
-    const id = matchIds('o.id', ids, 3);
+    const params: unknown[] = [];
+    const scope = sqlScope(principal, params);
+    const id = matchIds('o.id', ids, params.length + 1);
+    params.push(id.value);
     const orders = await this.orderRows.query(
       `SELECT ${this.orderRows.select} FROM orders o
-        WHERE ${VISIBLE_ORDERS} AND ${id.sql}`,
-      [principal.userId, principal.testMode, id.value],
+        WHERE ${scope.on('o')} AND ${id.sql}`,
+      params,
       `orders.visible-${id.shape}`,
     );
     return this.withFirstItems(orders);
@@ -240,17 +200,19 @@ export class OrderRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<OrderView>> {
-    const params: unknown[] = [principal.userId, principal.testMode];
-    let filters = '';
+    const params: unknown[] = [];
+    const scope = sqlScope(principal, params);
+    const filters: string[] = [];
     for (const filter of ORDER_FILTERS) {
       const value = query.filters[filter];
       if (value === undefined) continue;
       params.push(value);
       // The whole address in any case, as a purchase finds its customer.
-      filters +=
+      filters.push(
         filter === 'user_email'
-          ? ` AND lower(o.user_email) = lower($${params.length})`
-          : ` AND o.${filter} = $${params.length}`;
+          ? `lower(o.user_email) = lower($${params.length})`
+          : `o.${filter} = $${params.length}`,
+      );
     }
     const onlyStoreFilter = Object.keys(query.filters).every(
       (filter) => filter === 'store_id',
@@ -260,17 +222,16 @@ export class OrderRepository {
       : poolQuery<{ total: number }>(
           this.orders.manager.connection,
           `SELECT count(*)::int AS total FROM orders o
-            WHERE ${VISIBLE_ORDERS}${filters}`,
+            WHERE ${[scope.on('o'), ...filters].join(' AND ')}`,
           params,
         ).then((rows) => rows[0].total);
     const [orders, count] = await Promise.all([
       this.orderRows.query(
-        storeScopedPageSql({
+        scope.page({
           select: this.orderRows.select,
           table: 'orders',
           alias: 'o',
-          userIdParameter: '$1',
-          where: `o.test_mode = $2${filters}`,
+          filters,
           sortColumns: ORDER_SORTS,
           query,
         }),
@@ -292,12 +253,15 @@ export class OrderRepository {
   ): Promise<number> {
     const column = principal.testMode ? 'test_order_count' : 'live_order_count';
     const inStore = storeId !== undefined;
+    const params: unknown[] = [];
+    const owned = inOwnedStores('c.store_id', principal, params);
+    if (inStore) params.push(storeId);
     const rows = await poolQuery<{ total: string }>(
       this.orders.manager.connection,
       `SELECT coalesce(sum(c.${column}), 0) AS total
-         FROM store_order_counters c JOIN stores s ON s.id = c.store_id
-        WHERE s.user_id = $1${inStore ? ' AND c.store_id = $2' : ''}`,
-      inStore ? [principal.userId, storeId] : [principal.userId],
+         FROM store_order_counters c
+        WHERE ${owned}${inStore ? ` AND c.store_id = $${params.length}` : ''}`,
+      params,
       `orders.count-${column}${inStore ? '-in-store' : ''}`,
     );
     return Number(rows[0].total);
@@ -308,11 +272,14 @@ export class OrderRepository {
     filter: 'store_id' | 'customer_id',
     values: FilterValue[],
   ): Promise<OrderView[]> {
+    const params: unknown[] = [];
+    const scope = sqlScope(principal, params);
+    params.push(values);
     const orders = await this.orderRows.query(
       `SELECT ${this.orderRows.select} FROM orders o
-        WHERE ${VISIBLE_ORDERS} AND o.${filter} = ANY ($3::integer[])
+        WHERE ${scope.on('o')} AND o.${filter} = ANY ($${params.length}::integer[])
         ORDER BY o.created_at DESC, o.id DESC`,
-      [principal.userId, principal.testMode, values],
+      params,
       `orders.visible-by-${filter}`,
     );
     return this.withFirstItems(orders);
@@ -350,14 +317,7 @@ export class OrderRepository {
   }
 
   private visibleItems(principal: Principal) {
-    return this.items
-      .createQueryBuilder('item')
-      .where(`item.store_id IN (${OWNED_STORES})`, {
-        userId: principal.userId,
-      })
-      .andWhere('item.test_mode = :testMode', {
-        testMode: principal.testMode,
-      });
+    return scoped(this.items.createQueryBuilder('item'), 'item', principal);
   }
 
   findItems(principal: Principal, ids: number[]): Promise<OrderItem[]> {
@@ -371,7 +331,7 @@ export class OrderRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<OrderItem>> {
-    const builder = this.visibleItems(principal);
+    const builder = this.items.createQueryBuilder('item');
     for (const filter of ['order_id', 'product_id', 'variant_id'] as const) {
       if (query.filters[filter] !== undefined) {
         builder.andWhere(`item.${filter} = :${filter}`, {
@@ -379,13 +339,7 @@ export class OrderRepository {
         });
       }
     }
-    return storeScopedListPage(
-      builder,
-      'item',
-      ITEM_SORTS,
-      query,
-      principal.userId,
-    );
+    return scopedListPage(builder, 'item', ITEM_SORTS, query, principal);
   }
 
   findItemsBy(

@@ -142,55 +142,6 @@ export class OrderService implements OnModuleInit {
     order.orderNumber = numbered.order_number;
   }
 
-  /**
-   * Imports historical orders (one item each) in the caller's transaction:
-   * numbers reserved in one step, rows written with multi-row INSERTs. No
-   * events are recorded: an import is history, not a sale to announce. Used
-   * by data migrations and the 1,000,000-order benchmark seed.
-   */
-  async importBulk(
-    manager: EntityManager,
-    storeId: number,
-    entries: { order: NewOrder; item: NewOrderItem }[],
-    now: Date,
-  ): Promise<number[]> {
-    if (entries.length === 0) return [];
-    if (entries.some((entry) => entry.order.storeId !== storeId))
-      throw new Error('importBulk: every order must belong to the store');
-    const test = entries.filter((entry) => entry.order.testMode).length;
-    const first = await this.orders.reserveOrderNumbers(manager, storeId, {
-      test,
-      live: entries.length - test,
-    });
-    const orderIds = await this.orders.insertMany<Order>(
-      manager,
-      Order,
-      entries.map(({ order }, index) => ({
-        ...order,
-        identifier: randomUUID(),
-        orderNumber: first + index,
-        refundedAt: null,
-        refundedAmount: 0,
-        refundedAmountUsd: 0,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-    await this.orders.insertMany<OrderItem>(
-      manager,
-      OrderItem,
-      entries.map(({ order, item }, index) => ({
-        ...item,
-        orderId: orderIds[index],
-        storeId,
-        testMode: order.testMode,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-    return orderIds;
-  }
-
   receiptUrl(order: Pick<Order, 'identifier'>): string {
     return this.renderer.receiptUrl(order.identifier);
   }

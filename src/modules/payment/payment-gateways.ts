@@ -1,13 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type Stripe from 'stripe';
 import { EntityManager } from 'typeorm';
-import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { LIVE_PAYMENT_GATEWAY, PaymentGateway } from './payment-gateway';
 import { StripeCredentialsService } from './stripe-credentials.service';
 import { StripePaymentGateway } from './stripe-payment-gateway';
 import { TestPaymentGateway } from './test-payment-gateway';
+import { livePaymentsNotConfigured } from './payment.errors';
 
 /** A payment Stripe took: a PaymentIntent's id. */
 const STRIPE_PAYMENT = /^pi_/;
@@ -80,8 +80,7 @@ export class PaymentGateways {
 
   private builtIn(testMode: boolean): PaymentGateway {
     if (testMode) return this.test;
-    if (!this.live)
-      throw AppError.unprocessable('Live payments are not configured.');
+    if (!this.live) throw livePaymentsNotConfigured();
     return this.live;
   }
 }

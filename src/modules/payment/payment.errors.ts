@@ -1,4 +1,4 @@
-import { AppError, ErrorDetail } from '../../common/app-error';
+import { AppError } from '../../common/app-error';
 
 /**
  * The `code` of an error that answers a card the processor declined, at
@@ -7,16 +7,19 @@ import { AppError, ErrorDetail } from '../../common/app-error';
  */
 export const CARD_DECLINED = 'card_declined';
 
-/** A refusal for a declined card, with the code `card_declined`. */
+/**
+ * A refusal for a declined card, with the code `card_declined`; `input`
+ * names the body member it points at, if any.
+ */
 export function cardDeclined(
   status: 402 | 422,
   detail: string,
-  source?: ErrorDetail['source'],
+  input?: string,
 ): AppError {
   return new AppError(status, {
     detail,
     code: CARD_DECLINED,
-    ...(source ? { source } : {}),
+    ...(input ? { input } : {}),
   });
 }
 
@@ -27,6 +30,29 @@ export function isCardDeclined(error: unknown): boolean {
     error.errors.some((detail) => detail.code === CARD_DECLINED)
   );
 }
+
+/** A card number that is not one (length or checksum). */
+export const invalidCardNumber = () =>
+  AppError.unprocessable({
+    detail: 'The card number is invalid.',
+    input: 'card_number',
+    code: 'invalid_card_number',
+  });
+
+/** A form that needs a card number and has none. */
+export const cardNumberRequired = () =>
+  AppError.unprocessable({
+    detail: 'A card number is required.',
+    input: 'card_number',
+    code: 'card_number_required',
+  });
+
+/** A live-mode payment with no live gateway configured. */
+export const livePaymentsNotConfigured = () =>
+  AppError.unprocessable({
+    detail: 'Live payments are not configured.',
+    code: 'live_payments_not_configured',
+  });
 
 /**
  * The processor did not answer (network, outage). Whether money moved is

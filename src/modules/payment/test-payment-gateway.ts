@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import {
   ChargeRequest,
   ChargeResult,
@@ -8,6 +7,7 @@ import {
   PaymentMethod,
   RefundRequest,
 } from './payment-gateway';
+import { invalidCardNumber } from './payment.errors';
 
 export const TEST_CARD_SUCCESS = '4242424242424242';
 export const TEST_CARD_DECLINED = '4000000000000002';
@@ -38,10 +38,7 @@ function brandOf(digits: string): string | null {
 export function normalizeCardNumber(raw: string): string {
   const digits = raw.replace(/[\s-]/g, '');
   if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) {
-    throw AppError.unprocessable({
-      detail: 'The card number is invalid.',
-      source: { pointer: '/card_number' },
-    });
+    throw invalidCardNumber();
   }
   return digits;
 }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { ListQuery, Page } from '../../common/list-query';
 import { listPage } from '../../database/list-page';
+import { ownStores } from '../../database/tenancy';
 import { Store } from './store.entity';
 
 const SORT_COLUMNS: Record<string, string> = {
@@ -20,7 +21,11 @@ export class StoreRepository {
 
   findOwned(userId: number, ids: number[]): Promise<Store[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.stores.findBy({ userId, id: In(ids) });
+    return ownStores(this.stores.createQueryBuilder('store'), 'store', {
+      userId,
+    })
+      .andWhere('store.id IN (:...ids)', { ids })
+      .getMany();
   }
 
   findByIds(ids: number[]): Promise<Store[]> {
@@ -29,17 +34,23 @@ export class StoreRepository {
   }
 
   findPage(userId: number, query: ListQuery): Promise<Page<Store>> {
-    const builder = this.stores
-      .createQueryBuilder('store')
-      .where('store.user_id = :userId', { userId });
+    const builder = ownStores(
+      this.stores.createQueryBuilder('store'),
+      'store',
+      {
+        userId,
+      },
+    );
     return listPage(builder, 'store', SORT_COLUMNS, query);
   }
 
   findAllOwned(userId: number): Promise<Store[]> {
-    return this.stores.find({
-      where: { userId },
-      order: { name: 'ASC', id: 'ASC' },
-    });
+    return ownStores(this.stores.createQueryBuilder('store'), 'store', {
+      userId,
+    })
+      .orderBy('store.name', 'ASC')
+      .addOrderBy('store.id', 'ASC')
+      .getMany();
   }
 
   slugExists(slug: string): Promise<boolean> {

@@ -14,6 +14,7 @@ import {
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
 import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
+import { StoreErrors } from './store.errors';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -39,43 +40,30 @@ const HOST_NAME =
 function validateStoreFields(input: StoreChanges): StoreChanges {
   const fields: StoreChanges = { ...input };
   for (const name of ['name', 'slug', 'currency', 'country'] as const) {
-    if (input[name] === null)
-      throw AppError.attribute(name, `The ${name} cannot be null.`);
+    if (input[name] === null) throw StoreErrors.attributeNotNullable(name);
   }
   if (input.name !== undefined) {
     fields.name = input.name.trim();
-    if (!fields.name) throw AppError.attribute('name', 'The name is required.');
+    if (!fields.name) throw StoreErrors.attributeRequired('name');
   }
   if (input.currency !== undefined && !isCurrencyCode(input.currency)) {
-    throw AppError.attribute(
-      'currency',
-      'The currency must be an ISO 4217 code such as USD.',
-    );
+    throw StoreErrors.invalidCurrency();
   }
   if (input.country !== undefined && !isCountryCode(input.country)) {
-    throw AppError.attribute(
-      'country',
-      'The country must be an ISO 3166-1 alpha-2 code such as US.',
-    );
+    throw StoreErrors.invalidCountry();
   }
   if (
     input.slug !== undefined &&
     (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(input.slug) || input.slug.length > 60)
   ) {
-    throw AppError.attribute(
-      'slug',
-      'The slug may contain lowercase letters, digits and single dashes.',
-    );
+    throw StoreErrors.invalidSlug();
   }
   if (
     input.domain !== undefined &&
     input.domain !== null &&
     !HOST_NAME.test(input.domain)
   ) {
-    throw AppError.attribute(
-      'domain',
-      'The domain must be a host name such as shop.example.com.',
-    );
+    throw StoreErrors.invalidDomain();
   }
   if (input.domain) fields.domain = input.domain.toLowerCase();
   return fields;
@@ -106,7 +94,7 @@ export class StoreService {
   async create(input: NewStore): Promise<Store> {
     const fields = this.validate(input);
     const name = fields.name ?? '';
-    if (!name) throw AppError.attribute('name', 'The name is required.');
+    if (!name) throw StoreErrors.attributeRequired('name');
     const slug =
       fields.slug !== undefined
         ? await this.takenCheck(fields.slug)
@@ -246,16 +234,12 @@ export class StoreService {
   private validate(input: StoreChanges): StoreChanges {
     const fields = validateStoreFields(input);
     if (fields.currency !== undefined && !this.rates.supports(fields.currency))
-      throw AppError.attribute(
-        'currency',
-        `No USD exchange rate is known for ${fields.currency}, so a store cannot sell in it; an operator can add one with CURRENCY_RATES.`,
-      );
+      throw StoreErrors.currencyWithoutRate(fields.currency);
     return fields;
   }
 
   private async takenCheck(slug: string): Promise<string> {
-    if (await this.stores.slugExists(slug))
-      throw AppError.attribute('slug', 'The slug is already taken.');
+    if (await this.stores.slugExists(slug)) throw StoreErrors.slugTaken();
     return slug;
   }
 
@@ -269,7 +253,7 @@ export class StoreService {
     } catch (error) {
       const e = error as { code?: unknown; constraint?: unknown };
       if (e.code === '23505' && e.constraint === 'stores_slug_key')
-        throw AppError.attribute('slug', 'The slug is already taken.');
+        throw StoreErrors.slugTaken();
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { SqlScope, sqlScope } from '../../database/tenancy';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -69,12 +70,12 @@ const DELIVERY_COLUMNS = `
   w.test_mode, d.status, d.attempts, d.last_response_code, d.next_attempt_at,
   d.last_attempt_at, d.delivered_at, d.created_at, d.updated_at`;
 
-const VISIBLE_FROM = `
+/** Deliveries of the webhooks in the scope (a delivery is its webhook's). */
+const visibleFrom = (scope: SqlScope) => `
   FROM webhook_deliveries d
   JOIN webhook_events e ON e.id = d.event_id
   JOIN webhooks w ON w.id = d.webhook_id
-  JOIN stores s ON s.id = w.store_id
-  WHERE s.user_id = $1 AND w.test_mode = $2`;
+  WHERE ${scope.on('w')}`;
 
 /**
  * The outbox's relay and retention, and the API's reads of deliveries (raw
@@ -166,16 +167,18 @@ export class WebhookDeliveryRepository {
     principal: Principal,
     id: string,
   ): Promise<{ attempt: number } | null> {
+    const params: unknown[] = [];
+    const scope = sqlScope(principal, params);
+    params.push(id);
     const rows = await updateReturning<{ attempts: number }>(
       this.dataSource,
       `UPDATE webhook_deliveries d
           SET status = 'pending', next_attempt_at = now(), schedule_start = d.attempts,
               updated_at = now()
-         FROM webhooks w, stores s
-        WHERE d.id = $3 AND w.id = d.webhook_id AND s.id = w.store_id
-          AND s.user_id = $1 AND w.test_mode = $2
+         FROM webhooks w
+        WHERE d.id = $${params.length} AND w.id = d.webhook_id AND ${scope.on('w')}
         RETURNING d.attempts`,
-      [principal.userId, principal.testMode, id],
+      params,
     );
     return rows[0] ? { attempt: rows[0].attempts + 1 } : null;
   }
@@ -185,9 +188,12 @@ export class WebhookDeliveryRepository {
     ids: string[],
   ): Promise<DeliveryView[]> {
     if (ids.length === 0) return [];
+    const params: unknown[] = [];
+    const from = visibleFrom(sqlScope(principal, params));
+    params.push(ids);
     const rows: DeliveryRow[] = await this.dataSource.query(
-      `SELECT ${DELIVERY_COLUMNS} ${VISIBLE_FROM} AND d.id = ANY ($3::bigint[]) ORDER BY d.id`,
-      [principal.userId, principal.testMode, ids],
+      `SELECT ${DELIVERY_COLUMNS} ${from} AND d.id = ANY ($${params.length}::bigint[]) ORDER BY d.id`,
+      params,
     );
     return this.withAttempts(rows);
   }
@@ -197,10 +203,13 @@ export class WebhookDeliveryRepository {
     webhookIds: number[],
   ): Promise<DeliveryView[]> {
     if (webhookIds.length === 0) return [];
+    const params: unknown[] = [];
+    const from = visibleFrom(sqlScope(principal, params));
+    params.push(webhookIds);
     const rows: DeliveryRow[] = await this.dataSource.query(
-      `SELECT ${DELIVERY_COLUMNS} ${VISIBLE_FROM} AND d.webhook_id = ANY ($3::int[])
+      `SELECT ${DELIVERY_COLUMNS} ${from} AND d.webhook_id = ANY ($${params.length}::int[])
         ORDER BY d.created_at DESC, d.id DESC`,
-      [principal.userId, principal.testMode, webhookIds],
+      params,
     );
     return this.withAttempts(rows);
   }
@@ -210,7 +219,8 @@ export class WebhookDeliveryRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<DeliveryView>> {
-    const params: unknown[] = [principal.userId, principal.testMode];
+    const params: unknown[] = [];
+    const from = visibleFrom(sqlScope(principal, params));
     let where = '';
     if (query.filters.webhook_id !== undefined) {
       params.push(query.filters.webhook_id);
@@ -225,12 +235,12 @@ export class WebhookDeliveryRepository {
       .join(', ');
     const last = query.sort[query.sort.length - 1];
     const [{ total }]: { total: number }[] = await this.dataSource.query(
-      `SELECT count(*)::int AS total ${VISIBLE_FROM}${where}`,
+      `SELECT count(*)::int AS total ${from}${where}`,
       params,
     );
     params.push(query.page.size, (query.page.number - 1) * query.page.size);
     const rows: DeliveryRow[] = await this.dataSource.query(
-      `SELECT ${DELIVERY_COLUMNS} ${VISIBLE_FROM}${where}
+      `SELECT ${DELIVERY_COLUMNS} ${from}${where}
         ORDER BY ${order}, d.id ${last?.descending ? 'DESC' : 'ASC'}
         LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Batcher } from '../../common/batcher';
 import { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { MetricsService } from '../../metrics/metrics.service';
 import { retryDelayMs } from './retry-schedule';
 import { WebhookDeliveryQueue } from './webhook-delivery.queue';
 import {
@@ -12,6 +14,7 @@ import {
   WebhookAttemptRepository,
 } from './webhook-attempt.repository';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookRepository } from './webhook.repository';
 import {
   lemonSqueezySignature,
   SecretBox,
@@ -28,6 +31,40 @@ export function deliveryBody(delivery: ClaimedDelivery): string {
   };
   if (delivery.customData) meta.custom_data = delivery.customData;
   return JSON.stringify({ meta, data: delivery.data });
+}
+
+/** The signed headers of one attempt: Lemon Squeezy's and Standard Webhooks'. */
+function signedHeaders(
+  secret: string,
+  eventName: string,
+  messageId: string,
+  body: string,
+): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    'Content-Type': 'application/json',
+    'X-Event-Name': eventName,
+    'X-Signature': lemonSqueezySignature(secret, body),
+    'webhook-id': messageId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardWebhookSignature(
+      secret,
+      messageId,
+      timestamp,
+      body,
+    ),
+  };
+}
+
+/** The event name of a test delivery (`cli webhooks:test`); never a domain event. */
+export const TEST_EVENT_NAME = 'ping';
+
+export interface TestDeliveryResult {
+  /** The receiver's status, or null when none arrived. */
+  responseCode: number | null;
+  /** Why no 2xx arrived, or null. */
+  error: string | null;
+  durationMs: number;
 }
 
 /**
@@ -57,8 +94,10 @@ export class WebhookDeliveryService implements OnModuleDestroy {
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
+    private readonly webhooks: WebhookRepository,
     private readonly attempts: WebhookAttemptRepository,
     private readonly queue: WebhookDeliveryQueue,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.secrets = new SecretBox(config.appKey);
@@ -96,26 +135,17 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     if (!delivery) return;
     const body = deliveryBody(delivery);
     const secret = this.secrets.open(delivery.secretEncrypted);
-    const messageId = `msg_${delivery.id}`;
-    const timestamp = Math.floor(Date.now() / 1000);
     const startedAt = new Date();
     const result = await this.sender.send({
       url: delivery.url,
       body,
       requireHttps: !delivery.testMode,
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Event-Name': delivery.eventName,
-        'X-Signature': lemonSqueezySignature(secret, body),
-        'webhook-id': messageId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': standardWebhookSignature(
-          secret,
-          messageId,
-          timestamp,
-          body,
-        ),
-      },
+      headers: signedHeaders(
+        secret,
+        delivery.eventName,
+        `msg_${delivery.id}`,
+        body,
+      ),
     });
     const finishedAt = new Date();
     const succeeded = result.error === null;
@@ -149,6 +179,11 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         nextAttemptAt,
       },
     });
+    if (recorded) {
+      this.metrics.webhookDeliveries.inc({
+        outcome: status === 'pending' ? 'retrying' : status,
+      });
+    }
     this.logger.log(
       {
         deliveryId: delivery.id,
@@ -173,6 +208,46 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         'Could not enqueue the next webhook attempt; the sweeper will',
       );
     }
+  }
+
+  /**
+   * Sends one signed `ping` to a webhook now, as a delivery is sent (same
+   * headers, signatures, address rules and timeout), and reports what the
+   * receiver answered. Nothing is recorded and nothing is retried.
+   */
+  async sendTest(
+    principal: Principal,
+    webhookId: number,
+  ): Promise<TestDeliveryResult> {
+    const [webhook] = await this.webhooks.findVisible(principal, [webhookId]);
+    const sealed = webhook
+      ? await this.webhooks.sealedSecret(principal, webhook.id)
+      : null;
+    if (!webhook || sealed === null) throw AppError.notFound();
+    const body = JSON.stringify({
+      meta: {
+        event_name: TEST_EVENT_NAME,
+        test_mode: webhook.testMode,
+        webhook_id: String(webhook.id),
+      },
+      data: null,
+    });
+    const result = await this.sender.send({
+      url: webhook.url,
+      body,
+      requireHttps: !webhook.testMode,
+      headers: signedHeaders(
+        this.secrets.open(sealed),
+        TEST_EVENT_NAME,
+        `msg_test_${randomUUID()}`,
+        body,
+      ),
+    });
+    return {
+      responseCode: result.responseCode,
+      error: result.error,
+      durationMs: result.durationMs,
+    };
   }
 
   /** POST /v1/webhook-deliveries/:id/resend: a new attempt now, with a fresh retry schedule. */

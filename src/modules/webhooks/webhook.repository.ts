@@ -4,6 +4,7 @@ import { Repository, SelectQueryBuilder } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { listPage } from '../../database/list-page';
+import { scoped } from '../../database/tenancy';
 import { Webhook } from './webhook.entity';
 
 const SORT_COLUMNS: Record<string, string> = {
@@ -19,13 +20,11 @@ export class WebhookRepository {
   ) {}
 
   private visible(principal: Principal): SelectQueryBuilder<Webhook> {
-    return this.webhooks
-      .createQueryBuilder('webhook')
-      .innerJoin('stores', 'store', 'store.id = webhook.store_id')
-      .where('store.user_id = :userId', { userId: principal.userId })
-      .andWhere('webhook.test_mode = :testMode', {
-        testMode: principal.testMode,
-      });
+    return scoped(
+      this.webhooks.createQueryBuilder('webhook'),
+      'webhook',
+      principal,
+    );
   }
 
   findVisible(principal: Principal, ids: number[]): Promise<Webhook[]> {
@@ -34,6 +33,15 @@ export class WebhookRepository {
       .andWhere('webhook.id IN (:...ids)', { ids })
       .orderBy('webhook.id')
       .getMany();
+  }
+
+  /** The sealed signing secret of one of the caller's webhooks, or null. */
+  async sealedSecret(principal: Principal, id: number): Promise<string | null> {
+    const row = await this.visible(principal)
+      .select('webhook.secret_encrypted', 'secret')
+      .andWhere('webhook.id = :id', { id })
+      .getRawOne<{ secret: string }>();
+    return row?.secret ?? null;
   }
 
   findByStores(principal: Principal, storeIds: FilterValue[]) {
@@ -53,16 +61,6 @@ export class WebhookRepository {
       });
     }
     return listPage(builder, 'webhook', SORT_COLUMNS, query);
-  }
-
-  /** The sealed secret, which normal reads never select. */
-  async sealedSecret(id: number): Promise<string | null> {
-    const row = await this.webhooks
-      .createQueryBuilder('webhook')
-      .select('webhook.secret_encrypted', 'secret')
-      .where('webhook.id = :id', { id })
-      .getRawOne<{ secret: string }>();
-    return row?.secret ?? null;
   }
 
   async insert(

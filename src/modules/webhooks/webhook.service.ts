@@ -13,6 +13,7 @@ import { Webhook } from './webhook.entity';
 import { WebhookRepository } from './webhook.repository';
 import { SecretBox } from './webhook-secret';
 import { checkWebhookUrl, WebhookUrlRefused } from './webhook-url';
+import { WebhookErrors } from './webhook.errors';
 
 @Injectable()
 export class WebhookService {
@@ -35,15 +36,14 @@ export class WebhookService {
       attributes.test_mode !== undefined &&
       attributes.test_mode !== principal.testMode
     ) {
-      throw AppError.attribute(
-        'test_mode',
+      throw WebhookErrors.testModeMismatch(
         `A ${principal.testMode ? 'test' : 'live'}-mode API key creates ${principal.testMode ? 'test' : 'live'}-mode webhooks.`,
       );
     }
     const store = /^\d{1,10}$/.test(storeId)
       ? await this.stores.findOne(principal, Number(storeId))
       : null;
-    if (!store) throw AppError.relatedNotFound('store');
+    if (!store) throw WebhookErrors.storeNotFound();
     const url = this.checkUrl(attributes.url, principal.testMode);
     const id = await this.webhooks.insert({
       storeId: store.id,
@@ -107,7 +107,7 @@ export class WebhookService {
       return raw;
     } catch (error) {
       if (error instanceof WebhookUrlRefused)
-        throw AppError.attribute('url', error.message);
+        throw WebhookErrors.urlRefused(error.message);
       throw error;
     }
   }

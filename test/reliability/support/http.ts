@@ -102,7 +102,12 @@ export function errorShapeProblem(
     return `error with content-type ${type}`;
   const doc = body as {
     jsonapi?: { version?: string };
-    errors?: { status?: string; title?: string; detail?: string }[];
+    errors?: {
+      status?: string;
+      title?: string;
+      detail?: string;
+      code?: string;
+    }[];
     data?: unknown;
   };
   if (doc.jsonapi?.version !== '1.0') return 'no jsonapi.version 1.0';
@@ -114,6 +119,8 @@ export function errorShapeProblem(
       return `error status ${error.status} on a ${response.status}`;
     if (typeof error.title !== 'string' || typeof error.detail !== 'string')
       return 'error without title/detail';
+    if (typeof error.code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(error.code))
+      return `error without a snake_case code: ${response.text}`;
   }
   return null;
 }

@@ -1,0 +1,237 @@
+import { join, resolve } from 'node:path';
+import { DataSource, EntityMetadata } from 'typeorm';
+import {
+  analyseRepository,
+  filesUnder,
+  MethodReport,
+  storeOwnedTablesFromMigrations,
+} from '../../test/support/repository-tenancy';
+
+/**
+ * Every repository method that reads or writes a store-owned table goes
+ * through `tenancy.ts` (see `test/support/repository-tenancy.ts` for what
+ * counts), or is one of the reviewed exceptions below, each with why the
+ * caller's tenancy is already settled. A new query that forgets the tenancy
+ * fails here until it uses it or is added with a reason.
+ */
+
+/** Workers and sweeps acting for every store (renewals and dunning, the webhook relay, sender and retention). */
+const SYSTEM = 'system';
+/** Public lookups whose unguessable identifier or server-signed link is the permission (receipt, invoice and portal links, buy_now_url, license keys, file downloads, hosted checkouts, bill-to tokens). */
+const LINK = 'link';
+/**
+ * A record the caller has already found in its tenancy in this request
+ * (or is creating in a store and mode it checked, or a purchase's own store),
+ * read again, locked or written by id; or that record's children (items,
+ * instances, attempts, usage totals, first items).
+ */
+const HELD = 'held';
+/** Builds an entity in memory or hands out the connection; no query of its own. */
+const NO_QUERY = 'no-query';
+/** Figures over store or customer ids the caller resolved in its tenancy. */
+const FIGURES = 'figures';
+
+const EXCEPTIONS: Record<string, string> = {
+  'SubscriptionInvoiceRepository.findById': LINK,
+  'SubscriptionInvoiceRepository.openRenewal': HELD,
+  'SubscriptionInvoiceRepository.renewalFor': HELD,
+  'SubscriptionInvoiceRepository.insert': HELD,
+  'SubscriptionInvoiceRepository.save': HELD,
+  'SubscriptionInvoiceRepository.revenueByStore': FIGURES,
+  'SubscriptionInvoiceRepository.revenueByCustomer': FIGURES,
+  'SubscriptionRepository.lock': HELD,
+  'SubscriptionRepository.lockNextDue': SYSTEM,
+  'SubscriptionRepository.save': HELD,
+  'SubscriptionRepository.insert': HELD,
+  'SubscriptionRepository.firstItems': HELD,
+  'SubscriptionRepository.withFirstItemsOf': HELD,
+  'SubscriptionRepository.itemsOf': HELD,
+  'SubscriptionRepository.findItem': HELD,
+  'SubscriptionRepository.saveItem': HELD,
+  'SubscriptionRepository.insertItem': HELD,
+  'SubscriptionRepository.prices': HELD,
+  'UsageRecordRepository.periodUsage': HELD,
+  'UsageRecordRepository.previousTotal': HELD,
+  'FileRepository.findContent': LINK,
+  'FileRepository.nextSort': HELD,
+  'FileRepository.insert': HELD,
+  'PriceRepository.findCurrentOfProduct': HELD,
+  'PriceRepository.insert': HELD,
+  'ProductRepository.save': HELD,
+  'ProductRepository.create': NO_QUERY,
+  'ProductRepository.variantSummaries': HELD,
+  'VariantRepository.findByUuid': LINK,
+  'VariantRepository.ofProduct': HELD,
+  'VariantRepository.save': HELD,
+  'VariantRepository.create': NO_QUERY,
+  'VariantRepository.prices': HELD,
+  'CheckoutRepository.save': HELD,
+  'CheckoutRepository.create': NO_QUERY,
+  'CheckoutRepository.findById': LINK,
+  'CustomerRepository.storeName': LINK,
+  'CustomerRepository.findById': LINK,
+  'CustomerRepository.insert': HELD,
+  'CustomerRepository.update': HELD,
+  'CustomerRepository.insertOrFind': HELD,
+  'DiscountRepository.manager': NO_QUERY,
+  'DiscountRepository.insert': HELD,
+  'DiscountRepository.softDelete': HELD,
+  'DiscountRepository.recordRedemption': HELD,
+  'InvoiceBillToRepository.findByToken': LINK,
+  'LicenseKeyRepository.findByKey': LINK,
+  'LicenseKeyRepository.lockByKey': LINK,
+  'LicenseKeyRepository.lockByOrderItem': HELD,
+  'LicenseKeyRepository.insertKeys': HELD,
+  'LicenseKeyRepository.saveKey': HELD,
+  'LicenseKeyRepository.addInstance': HELD,
+  'LicenseKeyRepository.removeInstance': HELD,
+  'LicenseKeyRepository.changeInstanceCount': HELD,
+  'LicenseKeyRepository.findInstanceOfKey': LINK,
+  'OrderRepository.numbering': HELD,
+  'OrderRepository.insertOrder': HELD,
+  'OrderRepository.insertItems': HELD,
+  'OrderRepository.saveOrder': HELD,
+  'OrderRepository.findByIdentifier': LINK,
+  'OrderRepository.withFirstItems': HELD,
+  'OrderRepository.itemsOf': HELD,
+  'OrderRepository.sales': FIGURES,
+  'OrderRepository.revenueByCustomer': FIGURES,
+  'OrderRepository.ofCustomer': LINK,
+  'WebhookAttemptRepository.claimMany': SYSTEM,
+  'WebhookAttemptRepository.finishMany': SYSTEM,
+  'WebhookDeliveryRepository.relayBatch': SYSTEM,
+  'WebhookDeliveryRepository.deleteOlderThan': SYSTEM,
+  'WebhookDeliveryRepository.due': SYSTEM,
+  'WebhookDeliveryRepository.withAttempts': HELD,
+  'WebhookRepository.insert': HELD,
+  'WebhookRepository.update': HELD,
+  'WebhookRepository.delete': HELD,
+};
+
+const SRC = resolve(process.cwd(), 'src');
+const MIGRATIONS = join(SRC, 'database/migrations');
+
+async function entityMetadata(): Promise<EntityMetadata[]> {
+  const entities: Function[] = [];
+  for (const file of filesUnder(join(SRC, 'modules'), '.entity.ts')) {
+    const module = (await import(file)) as Record<string, unknown>;
+    for (const value of Object.values(module))
+      if (typeof value === 'function') entities.push(value);
+  }
+  // Builds the mapping only: the data source is never connected.
+  const dataSource = new DataSource({ type: 'postgres', entities });
+  await (
+    dataSource as unknown as { buildMetadatas(): Promise<void> }
+  ).buildMetadatas();
+  return dataSource.entityMetadatas;
+}
+
+describe('repository tenancy', () => {
+  let entityTables: Map<string, string>;
+  let owned: Set<string>;
+  let reports: MethodReport[];
+
+  beforeAll(async () => {
+    const metadata = await entityMetadata();
+    entityTables = new Map(metadata.map((m) => [m.targetName, m.tableName]));
+    owned = storeOwnedTablesFromMigrations(MIGRATIONS);
+    reports = filesUnder(SRC, '.repository.ts').flatMap((file) =>
+      analyseRepository(file, entityTables, owned),
+    );
+  });
+
+  it('knows every store-owned entity, from the mapping and the schema alike', async () => {
+    const withStore = (await entityMetadata())
+      .filter((m) => m.columns.some((c) => c.databaseName === 'store_id'))
+      .map((m) => m.tableName)
+      .sort();
+    expect(withStore.length).toBeGreaterThanOrEqual(18);
+    for (const table of withStore) expect(owned).toContain(table);
+    // Reachable from a store-owned row without a store_id of their own.
+    for (const table of [
+      'webhook_deliveries',
+      'webhook_delivery_attempts',
+      'subscription_usage_totals',
+      'discount_variants',
+      'file_contents',
+    ])
+      expect(owned).toContain(table);
+    for (const table of ['stores', 'users', 'api_keys', 'exchange_rates'])
+      expect(owned).not.toContain(table);
+  });
+
+  it('finds the queries of every repository', () => {
+    const touching = new Set(reports.map((r) => r.name.split('.')[0]));
+    for (const repository of [
+      'OrderRepository',
+      'CustomerRepository',
+      'ProductRepository',
+      'SubscriptionRepository',
+      'LicenseKeyRepository',
+      'WebhookDeliveryRepository',
+      'DiscountRepository',
+      'CheckoutRepository',
+    ])
+      expect(touching).toContain(repository);
+  });
+
+  it('sends every store-owned query through the tenancy, or names why not', () => {
+    const unscoped = reports
+      .filter((r) => !r.scoped && EXCEPTIONS[r.name] === undefined)
+      .map((r) => `${r.name} (${r.tables.join(', ')})`);
+    expect(unscoped).toEqual([]);
+  });
+
+  it('keeps no stale exception', () => {
+    const unscoped = new Set(
+      reports.filter((r) => !r.scoped).map((r) => r.name),
+    );
+    expect(
+      Object.keys(EXCEPTIONS).filter((name) => !unscoped.has(name)),
+    ).toEqual([]);
+  });
+
+  it('catches a query that forgets the tenancy, in any of the three forms', () => {
+    const source = `
+      import { Injectable } from '@nestjs/common';
+      import { InjectRepository } from '@nestjs/typeorm';
+      import { scoped } from '../../database/tenancy';
+      import { Order } from './order.entity';
+      const BY_ID = 'SELECT * FROM orders o WHERE o.id = $1';
+      @Injectable()
+      export class ProbeRepository {
+        constructor(@InjectRepository(Order) private readonly orders: Repository<Order>) {}
+        builder(principal: Principal, id: number): Promise<Order | null> {
+          return this.orders.createQueryBuilder('o').where('o.id = :id', { id }).getOne();
+        }
+        raw(id: number): Promise<unknown> {
+          return pool.query(BY_ID, [id]);
+        }
+        manager(manager: EntityManager, id: number): Promise<Order | null> {
+          return manager.findOneBy(Order, { id });
+        }
+        private visible(principal: Principal) {
+          return scoped(this.orders.createQueryBuilder('o'), 'o', principal);
+        }
+        good(principal: Principal, id: number): Promise<Order | null> {
+          return this.visible(principal).andWhere('o.id = :id', { id }).getOne();
+        }
+        notAQuery(order: Order): number {
+          return order.id;
+        }
+      }`;
+    const found = analyseRepository(
+      join(SRC, 'modules/order/probe.repository.ts'),
+      entityTables,
+      owned,
+      source,
+    );
+    expect(Object.fromEntries(found.map((r) => [r.name, r.scoped]))).toEqual({
+      'ProbeRepository.builder': false,
+      'ProbeRepository.raw': false,
+      'ProbeRepository.manager': false,
+      'ProbeRepository.visible': true,
+      // good (through visible) and notAQuery touch no table themselves.
+    });
+  });
+});

@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { runMigrations } from '../../src/database/migrate';
+
+const run = promisify(execFile);
+
+/**
+ * The embedded database listens on a loopback port, which every local user
+ * can reach: only a client with this start's password gets a session.
+ */
+describe('embedded database access', () => {
+  let dataDir: string;
+  let embedded: EmbeddedPostgres;
+  let url: URL;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'zest-embedded-'));
+    embedded = await EmbeddedPostgres.start(dataDir);
+    url = new URL(embedded.url);
+    await runMigrations(embedded.url);
+  });
+
+  afterAll(async () => {
+    await embedded.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function foreignUrl(password: string | null) {
+    const foreign = new URL(url);
+    foreign.username = 'nobody';
+    foreign.password = password ?? '';
+    return foreign.toString();
+  }
+
+  async function psql(connection: string, sql: string) {
+    try {
+      const { stdout } = await run(
+        'psql',
+        ['-w', '-X', '-tA', '-d', connection, '-c', sql],
+        { env: { ...process.env, PGPASSWORD: '', PGCONNECT_TIMEOUT: '5' } },
+      );
+      return { ok: true, output: stdout.trim() };
+    } catch (error) {
+      return {
+        ok: false,
+        output: String((error as { stderr: string }).stderr),
+      };
+    }
+  }
+
+  it('gives a session to the process that holds the password (pg and libpq)', async () => {
+    const client = new Client({ connectionString: embedded.url });
+    await client.connect();
+    const { rows } = await client.query<{ count: string }>(
+      'SELECT count(*) FROM api_keys',
+    );
+    expect(rows[0].count).toBe('0');
+    await client.end();
+
+    const viaPsql = await psql(embedded.url, 'SELECT count(*) FROM api_keys');
+    expect(viaPsql).toEqual({ ok: true, output: '0' });
+  });
+
+  it('refuses psql with a wrong password or none, before any query runs', async () => {
+    const wrong = await psql(foreignUrl('wrong'), 'SELECT * FROM api_keys');
+    expect(wrong.ok).toBe(false);
+    expect(wrong.output).toContain('password authentication failed');
+
+    const none = await psql(foreignUrl(null), 'SELECT * FROM api_keys');
+    expect(none.ok).toBe(false);
+    expect(none.output).toMatch(
+      /no password supplied|password authentication failed/,
+    );
+
+    // One wrong character is as good as none.
+    const guessed = await psql(
+      foreignUrl(url.password.slice(0, -1) + 'x'),
+      'SELECT 1',
+    );
+    expect(guessed.ok).toBe(false);
+  });
+
+  it('refuses a pg client with a wrong password with SQLSTATE 28P01', async () => {
+    const client = new Client({ connectionString: foreignUrl('wrong') });
+    await expect(client.connect()).rejects.toMatchObject({ code: '28P01' });
+  });
+
+  it('answers nothing but an error to a raw client that skips authentication', async () => {
+    const socket = connect(Number(url.port), '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (data) => received.push(data));
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const startup = Buffer.alloc(8 + 'user\0postgres\0\0'.length);
+    startup.writeInt32BE(startup.length, 0);
+    startup.writeInt32BE(196608, 4);
+    startup.write('user\0postgres\0\0', 8);
+    const sql = 'SELECT key_hash FROM api_keys\0';
+    const query = Buffer.alloc(5 + Buffer.byteLength(sql));
+    query.write('Q', 0);
+    query.writeInt32BE(4 + Buffer.byteLength(sql), 1);
+    query.write(sql, 5);
+    socket.write(Buffer.concat([startup, query]));
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const reply = Buffer.concat(received);
+    // AuthenticationSASL (R, kind 10), then a FATAL 28P01 and the end.
+    expect(reply[0]).toBe('R'.charCodeAt(0));
+    expect(reply.readInt32BE(5)).toBe(10);
+    const rest = reply.subarray(1 + reply.readInt32BE(1));
+    expect(rest[0]).toBe('E'.charCodeAt(0));
+    expect(rest.toString('latin1')).toContain('C28P01');
+    expect(rest.toString('latin1')).not.toContain('key_hash');
+    expect(rest.length).toBe(1 + rest.readInt32BE(1));
+  });
+
+  it('uses a new password at each start', async () => {
+    const second = await EmbeddedPostgres.start(null);
+    try {
+      expect(new URL(second.url).password).toMatch(/^[0-9a-f]{48}$/);
+      expect(new URL(second.url).password).not.toBe(url.password);
+    } finally {
+      await second.stop();
+    }
+  });
+});
