@@ -151,7 +151,10 @@ describe('StripePaymentGateway', () => {
       .catch((error: unknown) => error);
     expect(over).toBeInstanceOf(AppError);
     expect((over as AppError).status).toBe(422);
-    expect((over as AppError).errors[0].code).toBe('stripe_amount_too_large');
+    expect((over as AppError).errors[0]).toMatchObject({
+      code: 'stripe_request_refused',
+      detail: expect.stringContaining('(amount_too_large)'),
+    });
   });
 
   it('never takes a card number, refuses a rejected key with 422, and throws an outage as it is', async () => {

@@ -71,8 +71,4 @@ export class PaymentAttemptRepository {
       .limit(limit)
       .getMany();
   }
-
-  findById(id: number): Promise<PaymentAttempt | null> {
-    return this.attempts.findOneBy({ id });
-  }
 }

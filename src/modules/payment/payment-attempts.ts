@@ -123,8 +123,7 @@ export class PaymentAttempts {
       await this.attempts.save(manager, locked);
       await settler.settle(manager, locked, outcome, prepared);
     });
-    if (outcome.status === 'failed')
-      throw paymentFailed(outcome.http, outcome.reason, outcome.code);
+    if (outcome.status === 'failed') throw paymentFailed(outcome);
     return outcome;
   }
 

@@ -68,14 +68,33 @@ export function processorUnavailable(): AppError {
 }
 
 /** The processor refused the request itself (not a declined card): nothing moved. */
-export function paymentFailed(
-  status: number,
-  detail: string,
-  code: string | null,
+export function paymentFailed(failure: {
+  http: number;
+  reason: string;
+  code: string | null;
+}): AppError {
+  return new AppError(failure.http ?? 422, {
+    detail: failure.reason,
+    code: failure.code ?? 'payment_failed',
+  });
+}
+
+/** Stripe's check of the three credentials found these problems (each with its pointer and code). */
+export function stripeCredentialsProblems(problems: AppError[]): AppError {
+  return new AppError(
+    422,
+    problems.flatMap((problem) => problem.errors),
+  );
+}
+
+/** An amount Stripe cannot take in its units (a three-decimal amount not ending in 0). */
+export function amountNotRepresentable(
+  amount: number,
+  currency: string,
 ): AppError {
-  return new AppError(status, {
-    detail,
-    code: code ?? 'payment_failed',
+  return new AppError(422, {
+    detail: `Stripe cannot charge ${amount} minor units of ${String(currency).toUpperCase()} exactly.`,
+    code: 'amount_not_representable',
   });
 }
 
@@ -117,11 +136,11 @@ export function hostedPaymentRequired(): AppError {
 /** Stripe refused the request itself (not a card decline): nothing moved. */
 export function stripeRefused(
   detail: string,
-  code: string | undefined,
+  stripeCode: string | undefined,
 ): AppError {
   return new AppError(422, {
-    detail: `Stripe refused the request: ${detail}`,
-    code: code ? `stripe_${code}` : 'stripe_request_refused',
+    detail: `Stripe refused the request${stripeCode ? ` (${stripeCode})` : ''}: ${detail}`,
+    code: 'stripe_request_refused',
   });
 }
 

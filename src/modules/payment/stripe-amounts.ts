@@ -1,5 +1,5 @@
 import { minorDigits } from '../../common/money';
-import { AppError } from '../../common/app-error';
+import { amountNotRepresentable } from './payment.errors';
 
 /** Stripe's zero-decimal currencies (https://docs.stripe.com/currencies#zero-decimal). */
 const ZERO_DECIMAL = new Set([
@@ -43,11 +43,7 @@ export function toStripeAmount(amount: number, currency: string): number {
   const exact =
     Number.isSafeInteger(scaled) &&
     (!THREE_DECIMAL.has(currency.toUpperCase()) || scaled % 10 === 0);
-  if (!exact)
-    throw new AppError(422, {
-      detail: `Stripe cannot charge ${amount} minor units of ${currency.toUpperCase()} exactly.`,
-      code: 'amount_not_representable',
-    });
+  if (!exact) throw amountNotRepresentable(amount, currency);
   return scaled;
 }
 

@@ -5,7 +5,11 @@ import { Clock } from '../../common/clock';
 import { SealedBox } from '../../common/sealed-box';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { stripeCredentialInvalid, stripeKeyWrongMode } from './payment.errors';
+import {
+  stripeCredentialInvalid,
+  stripeCredentialsProblems,
+  stripeKeyWrongMode,
+} from './payment.errors';
 import { StripeCredentialsRepository } from './stripe-credentials.repository';
 
 /** A store's Stripe account in one mode, in clear: only for calling Stripe, never rendered or logged. */
@@ -84,8 +88,7 @@ export class StripeCredentialsService {
         ),
       );
     }
-    if (problems.length > 0)
-      throw AppError.unprocessable(problems.flatMap((p) => p.errors));
+    if (problems.length > 0) throw stripeCredentialsProblems(problems);
     return {
       secretKey,
       publishableKey,
