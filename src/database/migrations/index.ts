@@ -14,6 +14,8 @@ import { EmailFilterIndexes1764050000000 } from './1764050000000-email-filter-in
 import { RefundStatus1764100000000 } from './1764100000000-refund-status';
 import { SubscriptionInvoiceCustomerIndex1764110000000 } from './1764110000000-subscription-invoice-customer-index';
 import { InvoiceBillTo1764150000000 } from './1764150000000-invoice-bill-to';
+import { PaymentAttempts1795632993398 } from './1795632993398-payment-attempts';
+import { StripeCredentials1795634084914 } from './1795634084914-stripe-credentials';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -33,4 +35,6 @@ export const migrations = [
   RefundStatus1764100000000,
   SubscriptionInvoiceCustomerIndex1764110000000,
   InvoiceBillTo1764150000000,
+  PaymentAttempts1795632993398,
+  StripeCredentials1795634084914,
 ];
