@@ -9,6 +9,8 @@ import { ExchangeRateRefreshProcessor } from '../modules/currency/exchange-rate-
 import { RenewalProcessor } from '../modules/billing/renewal.processor';
 import { InvoicePdfProcessor } from '../modules/invoice/invoice-pdf.processor';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
+import { PaymentSweepProcessor } from '../modules/payment/payment-sweep.processor';
+import { PaymentModule } from '../modules/payment/payment.module';
 import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
@@ -23,6 +25,7 @@ import { StorageModule } from '../storage/storage.module';
     BillingModule,
     CurrencyModule,
     InvoiceModule,
+    PaymentModule,
     StorageModule,
   ],
   providers: [
@@ -33,6 +36,7 @@ import { StorageModule } from '../storage/storage.module';
     RenewalProcessor,
     ExchangeRateRefreshProcessor,
     InvoicePdfProcessor,
+    PaymentSweepProcessor,
   ],
 })
 export class ProcessorsModule {}

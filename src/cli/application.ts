@@ -5,6 +5,7 @@ export { seedDemo } from '../app/seed-demo';
 export { ApiKeyService } from '../modules/account/api-key.service';
 export { UserService } from '../modules/account/user.service';
 export { RenewalService } from '../modules/billing/renewal.service';
+export { PaymentAttempts } from '../modules/payment/payment-attempts';
 export { StoreService } from '../modules/store/store.service';
 export { JsonApi } from '../http/json-api/json-api.service';
 export { parseWriteDocument } from '../http/json-api/write-document';

@@ -207,6 +207,75 @@ export const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  'stores:payments': {
+    description:
+      "Connect a store's Stripe account for one mode (test keys for test, live keys for live), or disconnect it. The keys are stored sealed and never printed.",
+    options: {
+      store: {
+        type: 'string',
+        value: '<id>',
+        integer: true,
+        required: true,
+        description: 'The store (an id).',
+      },
+      mode: {
+        type: 'string',
+        value: 'test|live',
+        required: true,
+        description: 'The mode whose Stripe account this is.',
+      },
+      'secret-key': {
+        type: 'string',
+        value: '<sk_…>',
+        description: 'Secret (sk_…) or restricted (rk_…) key of that mode.',
+      },
+      'publishable-key': {
+        type: 'string',
+        value: '<pk_…>',
+        description: 'Publishable key of that mode.',
+      },
+      'webhook-secret': {
+        type: 'string',
+        value: '<whsec_…>',
+        description: "Signing secret of the store's Stripe webhook endpoint.",
+      },
+      disconnect: {
+        type: 'boolean',
+        description: 'Remove the Stripe account of that mode instead.',
+      },
+    },
+    example:
+      'stores:payments --store 1 --mode test --secret-key sk_test_… --publishable-key pk_test_… --webhook-secret whsec_…',
+    async run(values, { app }) {
+      const { StoreService } = await application();
+      const mode = required(values, 'mode');
+      if (mode !== 'test' && mode !== 'live')
+        throw new UsageError('--mode must be test or live');
+      const storeId = integer(values, 'store');
+      const disconnect = values.disconnect === true;
+      const given = ['secret-key', 'publishable-key', 'webhook-secret'].filter(
+        (name) => values[name] !== undefined,
+      );
+      if (disconnect && given.length > 0)
+        throw new UsageError('--disconnect takes no keys');
+      if (!disconnect && given.length < 3)
+        throw new UsageError(
+          '--secret-key, --publishable-key and --webhook-secret are required (or --disconnect)',
+        );
+      await (await app()).get(StoreService).setStripe(
+        storeId,
+        mode === 'test',
+        disconnect
+          ? null
+          : {
+              secret_key: values['secret-key'],
+              publishable_key: values['publishable-key'],
+              webhook_secret: values['webhook-secret'],
+            },
+      );
+      return { store_id: storeId, mode, configured: !disconnect };
+    },
+  },
   'api-keys:create': {
     description:
       'Create an API key for a user and print it once (only its hash is kept).',
@@ -599,6 +668,30 @@ export const COMMANDS: Record<string, Command> = {
       progress('Sweeping…');
       const { steps } = await context.get(RenewalService).sweep(asOf);
       return { as_of: formatTimestamp(asOf), steps };
+    },
+  },
+  'payments:sweep': {
+    description:
+      'Settle the payment attempts left pending between the processor call and its outcome (a crash, a processor outage), as the worker does every minute.',
+    options: {
+      'older-than': {
+        type: 'string',
+        value: '<seconds>',
+        description:
+          'Only attempts pending for at least this long (younger ones may still be settling in their request). Default: 60.',
+      },
+    },
+    example: 'payments:sweep --older-than 300',
+    async run(values, { app, progress }) {
+      const { PaymentAttempts } = await application();
+      const raw = values['older-than'];
+      const seconds = raw === undefined ? 60 : Number(raw);
+      if (!Number.isSafeInteger(seconds) || seconds < 0)
+        throw new UsageError('--older-than must be a whole number of seconds');
+      const context = await app();
+      progress('Settling…');
+      const settled = await context.get(PaymentAttempts).sweep(seconds * 1000);
+      return { settled };
     },
   },
   'seed:demo': {

@@ -35,7 +35,8 @@ export interface RefundOutcome {
  * (an invoice's `refunded` means "paid, since fully refunded"). The refund
  * that gives back the rest makes it `refunded`, with `refunded_at`. USD is
  * converted at the record's frozen rate, and a full refund matches
- * `total_usd` exactly.
+ * `total_usd` exactly. `pending` is what refunds still under way at the
+ * processor will give back: it is no longer refundable.
  */
 export function nextRefund(
   record: Refundable,
@@ -43,9 +44,10 @@ export function nextRefund(
   amount: number | undefined,
   currencyRate: number,
   now: Date,
+  pending = 0,
 ): RefundOutcome {
   if (record.status !== 'paid') throw RefundErrors.notPaid(noun, record.status);
-  const left = record.total - record.refundedAmount;
+  const left = record.total - record.refundedAmount - pending;
   const paymentId = record.paymentReference;
   if (left <= 0 || !paymentId) throw RefundErrors.nothingToRefund(noun);
   const value = amount ?? left;

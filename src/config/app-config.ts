@@ -160,6 +160,7 @@ const environmentSchema = z.object({
   TAX_INCLUSIVE: booleanFlag.default(false),
   CURRENCY_RATES: currencyRates.default({}),
   CURRENCY_RATES_URL: httpUrl.optional(),
+  STRIPE_API_URL: httpUrl.optional(),
   CURRENCY_RATES_REFRESH_INTERVAL_MS: positiveInt.default(60 * 60 * 1000),
   CURRENCY_RATES_TIMEOUT_MS: positiveInt.default(10000),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
@@ -271,6 +272,8 @@ export interface AppConfig {
     currencyRatesRefreshIntervalMs: number;
     /** A fetch without a complete answer within this time fails (the last known rates stay). */
     currencyRatesTimeoutMs: number;
+    /** Stripe's API base; null: api.stripe.com. Tests point it at a Stripe double. */
+    stripeApiUrl: string | null;
   };
   webhooks: {
     /** Lets deliveries reach private, loopback and other non-public addresses (tests, closed networks). */
@@ -406,6 +409,7 @@ export function loadConfig(
       currencyRatesUrl: e.CURRENCY_RATES_URL ?? null,
       currencyRatesRefreshIntervalMs: e.CURRENCY_RATES_REFRESH_INTERVAL_MS,
       currencyRatesTimeoutMs: e.CURRENCY_RATES_TIMEOUT_MS,
+      stripeApiUrl: e.STRIPE_API_URL ?? null,
     },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

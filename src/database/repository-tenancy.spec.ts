@@ -32,6 +32,24 @@ const NO_QUERY = 'no-query';
 const FIGURES = 'figures';
 
 const EXCEPTIONS: Record<string, string> = {
+  // Payment attempts: stored for a record the use case found in its tenancy,
+  // settled by id (in the request or by the sweeper acting for every store).
+  'PaymentAttemptRepository.insertOrFind': HELD,
+  'PaymentAttemptRepository.lock': HELD,
+  'PaymentAttemptRepository.save': HELD,
+  'PaymentAttemptRepository.pendingRefunds': HELD,
+  'PaymentAttemptRepository.findStale': SYSTEM,
+  'OrderRepository.findById': HELD,
+  'OrderRepository.lock': HELD,
+  'SubscriptionInvoiceRepository.lock': HELD,
+  'DiscountRepository.redeemedBy': HELD,
+  'DiscountRepository.deleteRedemptions': HELD,
+  // A store's Stripe account: written for a store the caller owns, read for
+  // a store whose record is being paid, counted for stores already listed.
+  'StripeCredentialsRepository.upsert': HELD,
+  'StripeCredentialsRepository.delete': HELD,
+  'StripeCredentialsRepository.find': HELD,
+  'StripeCredentialsRepository.configuredStores': FIGURES,
   'SubscriptionInvoiceRepository.findById': LINK,
   'SubscriptionInvoiceRepository.openRenewal': HELD,
   'SubscriptionInvoiceRepository.renewalFor': HELD,

@@ -43,7 +43,12 @@ describe('stores and users', () => {
     );
     expect(names).toEqual(['Alpha Books', 'Mid Market', 'Zeta Goods']);
     const store = response.body.data[0];
-    expect(Object.keys(store.attributes)).toHaveLength(15);
+    // The spec's 15, and Zest's `stripe` (whether Stripe is connected).
+    expect(Object.keys(store.attributes)).toHaveLength(16);
+    expect(store.attributes.stripe).toEqual({
+      mode: 'test',
+      configured: false,
+    });
     expect(store.attributes.created_at).toMatch(TIMESTAMP);
     expect(store.links.self).toBe(`${t.baseUrl}/v1/stores/${store.id}`);
     expect(Object.keys(store.relationships)).toEqual([

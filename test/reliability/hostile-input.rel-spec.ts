@@ -19,6 +19,7 @@ import { DataSource } from 'typeorm';
 const ROUTES = [
   'GET /health/live',
   'GET /health/ready',
+  'GET /metrics',
   'GET /v1/openapi.json',
   'GET /docs',
   'GET /docs/:asset',

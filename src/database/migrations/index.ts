@@ -14,7 +14,9 @@ import { EmailFilterIndexes1764050000000 } from './1764050000000-email-filter-in
 import { RefundStatus1764100000000 } from './1764100000000-refund-status';
 import { SubscriptionInvoiceCustomerIndex1764110000000 } from './1764110000000-subscription-invoice-customer-index';
 import { InvoiceBillTo1764150000000 } from './1764150000000-invoice-bill-to';
+import { PaymentAttempts1795632993398 } from './1795632993398-payment-attempts';
 import { FileStorage1795633475731 } from './1795633475731-file-storage';
+import { StripeCredentials1795634084914 } from './1795634084914-stripe-credentials';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -34,5 +36,7 @@ export const migrations = [
   RefundStatus1764100000000,
   SubscriptionInvoiceCustomerIndex1764110000000,
   InvoiceBillTo1764150000000,
+  PaymentAttempts1795632993398,
   FileStorage1795633475731,
+  StripeCredentials1795634084914,
 ];

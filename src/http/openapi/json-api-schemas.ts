@@ -277,6 +277,9 @@ export function sharedResponses(): Record<string, ResponseObject> {
         [JSON_API_MEDIA_TYPE]: { schema: ref('ErrorDocument') },
       },
     },
+    ProcessorUnavailable: errorResponse(
+      'The payment processor could not be reached (`code` `payment_processor_unavailable`). The payment is settled automatically within minutes; read the record again later.',
+    ),
     InternalError: errorResponse(
       'Unexpected failure; the detail is generic and the request id is logged.',
     ),

@@ -48,10 +48,12 @@ export interface OperationDoc {
 export interface OpenApiContribution {
   resources?: ResourceDoc[];
   operations?: Record<string, OperationDoc>;
-  /** Operations that extend the generic ones (summaries of action routes, extra query parameters). */
+  /** Operations that extend the generic ones (summaries of action routes, extra query parameters and responses). */
   notes?: Record<
     string,
-    Partial<Pick<OperationDoc, 'summary' | 'description' | 'parameters'>>
+    Partial<
+      Pick<OperationDoc, 'summary' | 'description' | 'parameters' | 'responses'>
+    >
   >;
 }
 

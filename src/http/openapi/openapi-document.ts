@@ -324,6 +324,7 @@ export function buildOpenApiDocument(
             ...(generated.parameters ?? []),
             ...(note?.parameters ?? []),
           ],
+          responses: { ...generated.responses, ...note?.responses },
         }),
       );
     }

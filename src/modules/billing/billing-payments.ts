@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { PaymentGateways } from '../payment/payment-gateways';
 
 export interface BillingCharge {
+  /** The transaction the charge is made in (renewals still charge inside theirs). */
+  manager: EntityManager;
+  storeId: number;
   amount: number;
   currency: string;
   testMode: boolean;
@@ -34,7 +38,11 @@ export class BillingPayments {
   async charge(request: BillingCharge): Promise<BillingChargeResult> {
     let gateway;
     try {
-      gateway = this.gateways.forMode(request.testMode);
+      gateway = await this.gateways.forStore(
+        request.storeId,
+        request.testMode,
+        request.manager,
+      );
     } catch (error) {
       if (error instanceof AppError)
         return { ok: false, reason: error.message };
@@ -44,16 +52,30 @@ export class BillingPayments {
     if ('paymentMethodId' in source && !source.paymentMethodId) {
       return { ok: false, reason: 'No payment method is on file.' };
     }
-    const result = await gateway.charge({
-      reference: request.reference,
-      amount: request.amount,
-      currency: request.currency,
-      source:
-        'cardNumber' in source
-          ? { cardNumber: source.cardNumber }
-          : { paymentMethodId: source.paymentMethodId! },
-      description: request.description,
-    });
+    let result;
+    try {
+      result = await gateway.charge({
+        reference: request.reference,
+        amount: request.amount,
+        currency: request.currency,
+        source:
+          'cardNumber' in source
+            ? { cardNumber: source.cardNumber }
+            : { paymentMethodId: source.paymentMethodId! },
+        description: request.description,
+      });
+    } catch (error) {
+      // The processor refusing a stored method's charge (say, a method it
+      // no longer knows) fails the payment like a decline; a typed card's
+      // refusal (an invalid number) stays the caller's 422.
+      if (
+        error instanceof AppError &&
+        error.status < 500 &&
+        'paymentMethodId' in source
+      )
+        return { ok: false, reason: error.message };
+      throw error;
+    }
     if (result.status === 'declined')
       return { ok: false, reason: result.reason };
     return {
@@ -63,21 +85,5 @@ export class BillingPayments {
       cardBrand: result.method.cardBrand,
       cardLastFour: result.method.cardLastFour,
     };
-  }
-
-  /** Throws 422 when the gateway is unavailable; a refund is never silently skipped. */
-  async refund(request: {
-    paymentId: string;
-    amount: number;
-    currency: string;
-    testMode: boolean;
-    reference: string;
-  }): Promise<void> {
-    await this.gateways.forMode(request.testMode).refund({
-      paymentId: request.paymentId,
-      amount: request.amount,
-      currency: request.currency,
-      reference: request.reference,
-    });
   }
 }

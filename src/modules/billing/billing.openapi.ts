@@ -193,6 +193,9 @@ export const billingOpenApi: OpenApiContribution = {
     },
     'POST /v1/subscription-invoices/{id}/refund': {
       summary: 'Refund a subscription invoice',
+      responses: {
+        '503': { $ref: '#/components/responses/ProcessorUnavailable' },
+      },
       description:
         'Refunds `amount` cents (the whole remainder when omitted); fires `subscription_payment_refunded`. A partial refund keeps `status: paid` and raises `refunded_amount`; the refund of the whole remainder sets `status: refunded`, `refunded: true` and `refunded_at`.',
     },

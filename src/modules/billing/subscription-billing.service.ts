@@ -305,6 +305,8 @@ export class SubscriptionBilling {
   ): Promise<boolean> {
     if (invoice.total > 0) {
       const result = await this.payments.charge({
+        manager,
+        storeId: invoice.storeId,
         amount: invoice.total,
         currency: invoice.currency,
         testMode: invoice.testMode,
@@ -312,7 +314,10 @@ export class SubscriptionBilling {
           ? { cardNumber: options.cardNumber }
           : { paymentMethodId: s.paymentMethod },
         description: `${s.productName} (${s.variantName})`,
-        reference: `subscription-invoice-${invoice.id}-${options.attempt ?? 0}`,
+        // Not the invoice's id: a renewal rolled back after the processor
+        // charged is invoiced again under a new id, and must be charged
+        // under the same key (a renewal's invoice is unique per period).
+        reference: `subscription-${s.id}-${invoice.billingReason}-${invoice.periodStart.getTime()}-${options.attempt ?? 0}`,
       });
       if (!result.ok) {
         invoice.failureReason = result.reason;

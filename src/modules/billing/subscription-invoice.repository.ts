@@ -76,6 +76,18 @@ export class SubscriptionInvoiceRepository {
     return this.invoices.findOneBy({ id });
   }
 
+  /** An invoice by id alone, locked FOR UPDATE (payment settlements). */
+  lock(
+    manager: EntityManager,
+    id: number,
+  ): Promise<SubscriptionInvoice | null> {
+    return manager
+      .createQueryBuilder(SubscriptionInvoice, 'invoice')
+      .where('invoice.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
   lockVisible(
     manager: EntityManager,
     principal: Principal,

@@ -1,27 +1,45 @@
-import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { nextRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
-import { BillingPayments } from './billing-payments';
+import {
+  PaymentAttempt,
+  PaymentOutcome,
+} from '../payment/payment-attempt.entity';
+import { PaymentAttempts } from '../payment/payment-attempts';
+import { PaymentGateways } from '../payment/payment-gateways';
 import { InvoiceView } from './billing-views';
 import { SubscriptionBilling } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { SubscriptionRepository } from './subscription.repository';
 
+/** The payment attempts of subscription invoice refunds. */
+const INVOICE_REFUND = 'invoice_refund';
+
 /** Subscription invoices: reads and refunds. */
 @Injectable()
-export class SubscriptionInvoiceService {
+export class SubscriptionInvoiceService implements OnModuleInit {
   constructor(
     private readonly invoices: SubscriptionInvoiceRepository,
     private readonly subscriptions: SubscriptionRepository,
     private readonly billing: SubscriptionBilling,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
-    private readonly payments: BillingPayments,
+    private readonly gateways: PaymentGateways,
+    private readonly attempts: PaymentAttempts,
   ) {}
+
+  onModuleInit() {
+    this.attempts.register(INVOICE_REFUND, {
+      settle: (manager, attempt, outcome) =>
+        this.settleRefund(manager, attempt, outcome),
+    });
+  }
 
   async findMany(principal: Principal, ids: number[]): Promise<InvoiceView[]> {
     return (await this.invoices.findVisible(principal, ids)).map((i) =>
@@ -53,41 +71,80 @@ export class SubscriptionInvoiceService {
   /**
    * POST refund: `amount` cents of what is left (all of it when omitted),
    * through the gateway, by the refund rule invoices share with orders
-   * (`nextRefund`), then `subscription_payment_refunded`.
+   * (`nextRefund`), then `subscription_payment_refunded`. As for orders, the
+   * refund is stored as a pending payment attempt under the invoice's row
+   * lock and the processor is called after that commit.
    */
-  refund(
+  async refund(
     principal: Principal,
     id: number,
     amount: number | undefined,
   ): Promise<InvoiceView> {
-    return this.transactions.run(async (manager) => {
+    const attempt = await this.transactions.run(async (manager) => {
       const invoice = await this.invoices.lockVisible(manager, principal, id);
       if (!invoice) throw AppError.notFound();
-      const now = this.clock.now();
+      const pending = await this.attempts.pendingRefunds(
+        manager,
+        INVOICE_REFUND,
+        invoice.id,
+      );
       const refund = nextRefund(
         invoice,
         'invoice',
         amount,
         Number(invoice.currencyRate),
-        now,
+        this.clock.now(),
+        pending,
       );
-      await this.payments.refund({
-        paymentId: refund.paymentId,
+      // Refuse a refund its processor cannot take before writing anything.
+      await this.gateways.forPayment(
+        invoice.storeId,
+        invoice.testMode,
+        refund.paymentId,
+        manager,
+      );
+      return this.attempts.begin(manager, {
+        idempotencyKey: `refund-${randomUUID()}`,
+        storeId: invoice.storeId,
+        testMode: invoice.testMode,
+        kind: 'refund',
+        purpose: INVOICE_REFUND,
+        subjectId: invoice.id,
         amount: refund.amount,
         currency: invoice.currency,
-        testMode: invoice.testMode,
-        reference: `subscription-invoice-${invoice.id}-refund-${refund.fields.refundedAmount}`,
+        paymentId: refund.paymentId,
+        description: `Refund of subscription invoice ${invoice.id}`,
       });
-      Object.assign(invoice, refund.fields, { updatedAt: now });
-      await this.invoices.save(manager, invoice);
-      const s = await this.subscriptions.lock(manager, invoice.subscriptionId);
-      await this.billing.emitInvoice(
-        manager,
-        'subscription_payment_refunded',
-        invoice,
-        s!,
-      );
-      return this.billing.invoiceView(invoice);
     });
+    await this.attempts.complete(attempt);
+    const [invoice] = await this.invoices.findVisible(principal, [id]);
+    return this.billing.invoiceView(invoice);
+  }
+
+  private async settleRefund(
+    manager: EntityManager,
+    attempt: PaymentAttempt,
+    outcome: PaymentOutcome,
+  ): Promise<void> {
+    if (outcome.status !== 'succeeded') return;
+    const invoice = await this.invoices.lock(manager, attempt.subjectId);
+    if (!invoice) return;
+    const now = this.clock.now();
+    const refund = nextRefund(
+      invoice,
+      'invoice',
+      attempt.amount,
+      Number(invoice.currencyRate),
+      now,
+    );
+    Object.assign(invoice, refund.fields, { updatedAt: now });
+    await this.invoices.save(manager, invoice);
+    const s = await this.subscriptions.lock(manager, invoice.subscriptionId);
+    await this.billing.emitInvoice(
+      manager,
+      'subscription_payment_refunded',
+      invoice,
+      s!,
+    );
   }
 }

@@ -74,6 +74,8 @@ export class SubscriptionPortalService {
         s.renewsAt = periodEndOf(s);
       } else {
         const result = await this.payments.charge({
+          manager,
+          storeId: s.storeId,
           amount: 0,
           currency: s.currency,
           testMode: s.testMode,

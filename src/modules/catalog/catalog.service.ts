@@ -62,6 +62,14 @@ export class CatalogService {
     return (await this.variants.findInScope(scope, [variantId]))[0] ?? null;
   }
 
+  /** A product visible in the scope, published or not (a purchase's settlement). */
+  async findProduct(
+    scope: CatalogScope,
+    productId: number,
+  ): Promise<Product | null> {
+    return (await this.products.findInScope(scope, [productId]))[0] ?? null;
+  }
+
   /** A price visible in the scope (e.g. subscription items point at prices). */
   async findPrice(scope: CatalogScope, priceId: number): Promise<Price | null> {
     return (await this.prices.findInScope(scope, [priceId]))[0] ?? null;

@@ -90,6 +90,15 @@ export class CheckoutRepository {
     return store?.name ?? null;
   }
 
+  async store(id: number): Promise<Store | null> {
+    const [store] = await this.storeRows.query(
+      `SELECT ${this.storeRows.select} FROM stores store WHERE store.id = $1`,
+      [id],
+      'stores.by-id',
+    );
+    return store ?? null;
+  }
+
   storeOwned(principal: Principal, storeId: number): Promise<boolean> {
     return ownsStore(this.stores.manager, principal, storeId);
   }
@@ -125,11 +134,7 @@ export class CheckoutRepository {
     purchasable: PurchasableVariant | null,
   ): Promise<PurchaseTarget | null> {
     if (!purchasable) return null;
-    const [store] = await this.storeRows.query(
-      `SELECT ${this.storeRows.select} FROM stores store WHERE store.id = $1`,
-      [purchasable.variant.storeId],
-      'stores.by-id',
-    );
+    const store = await this.store(purchasable.variant.storeId);
     return store ? { ...purchasable, store } : null;
   }
 }

@@ -19,7 +19,7 @@ export interface PurchasedItem {
   quantity: number;
 }
 
-/** Everything a paid purchase produced so far, inside its transaction. */
+/** Everything a paid purchase produced so far, inside the transaction that settles it. */
 export interface PurchaseContext {
   /** The purchase's transaction: write with it, and record events with `Outbox.record(manager, …)`. */
   manager: EntityManager;
@@ -52,9 +52,12 @@ export type PurchaseExtensionName = (typeof PURCHASE_EXTENSION_ORDER)[number];
 
 /**
  * A module's part in a paid purchase (billing: subscription, item, initial
- * invoice; licensing: license keys). Runs inside the purchase transaction,
- * after the order, its items, the discount redemption and `order_created`;
- * throwing rolls the whole purchase back (so throw only for real failures).
+ * invoice; licensing: license keys). Runs inside the transaction that
+ * settles the purchase once its charge went through (or the one that writes
+ * an order that charges nothing), after the order, its items, the discount
+ * redemption and `order_created`; throwing rolls that transaction back and
+ * leaves the order pending for the payment sweeper to settle again (so
+ * throw only for real failures).
  */
 export interface PurchaseExtension {
   readonly name: PurchaseExtensionName;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError, ErrorDetail } from '../../common/app-error';
 import { Clock } from '../../common/clock';
@@ -14,11 +14,19 @@ import { CustomerService } from '../customer/customer.service';
 import { AppliedDiscount, DiscountService } from '../discount/discount.service';
 import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
-import { ChargeResult } from '../payment/payment-gateway';
+import {
+  PaymentAttempt,
+  PaymentOutcome,
+} from '../payment/payment-attempt.entity';
+import { PaymentAttempts } from '../payment/payment-attempts';
 import { PaymentGateways } from '../payment/payment-gateways';
+import { Store } from '../store/store.entity';
+import { CatalogService } from '../catalog/catalog.service';
+import { Product } from '../catalog/product.entity';
+import { Customer } from '../customer/customer.entity';
 import { isCountryCode } from '../../common/country-codes';
 import { Checkout } from './checkout.entity';
-import { PurchaseTarget } from './checkout.repository';
+import { CheckoutRepository, PurchaseTarget } from './checkout.repository';
 import { computeTotals, Totals } from './pricing';
 import { PurchaseExtensions } from './purchase-extension';
 import { PurchaseInput } from './purchase-input';
@@ -52,28 +60,52 @@ export interface Quote {
   discountRefusal: string | null;
 }
 
+/** The payment attempts of purchases: a charge settles a pending order. */
+const PURCHASE = 'purchase';
+
+/** What a purchase's settlement needs beside the order. */
+interface PurchaseRecords {
+  store: Store;
+  customer: Customer;
+  product: Product;
+  variant: Variant;
+  price: Price;
+  checkout: Checkout | null;
+}
+
 export type PurchaseResult =
   | { status: 'paid'; order: OrderView }
   | { status: 'declined'; order: OrderView; reason: string };
 
 /**
- * Turns a checkout into an order: prices it, charges it and writes the whole
- * purchase in one transaction. Billing and licensing add their records
- * through PurchaseExtensions.
+ * Turns a checkout into an order: prices it, records it pending, charges it
+ * outside any transaction and settles it. Billing and licensing add their
+ * records through PurchaseExtensions.
  */
 @Injectable()
-export class PurchaseService {
+export class PurchaseService implements OnModuleInit {
   constructor(
     private readonly orders: OrderService,
     private readonly customers: CustomerService,
     private readonly discounts: DiscountService,
     private readonly gateways: PaymentGateways,
+    private readonly attempts: PaymentAttempts,
+    private readonly catalog: CatalogService,
+    private readonly checkouts: CheckoutRepository,
     private readonly rates: ExchangeRates,
     private readonly extensions: PurchaseExtensions,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit() {
+    this.attempts.register<PurchaseRecords | null>(PURCHASE, {
+      prepare: (attempt) => this.purchaseRecords(attempt),
+      settle: (manager, attempt, outcome, records) =>
+        this.settlePurchase(manager, attempt, outcome, records),
+    });
+  }
 
   /** The variant the buyer chose, or the offer's own. */
   selectVariant(offer: Offer, variantId: string | undefined): Variant {
@@ -168,27 +200,42 @@ export class PurchaseService {
   }
 
   /**
-   * The purchase, in one transaction: discount (locked, limit checked),
-   * customer, charge, order with its items, redemption, the order's number,
-   * `order_created`, then the registered extensions. A declined card commits
-   * only a `failed` order (and its customer) and fires nothing.
+   * The purchase, in two transactions with the processor called between
+   * them, never inside one. The first prices the offer (discount locked,
+   * limit checked) and writes the customer, the order with its items and
+   * number, and the discount's redemption, and stores the charge as a
+   * pending payment attempt; the order is `pending`. The charge then goes to
+   * the processor under the order's identifier as idempotency key, and the
+   * second transaction settles the order (`settlePurchase`): `paid` with
+   * `order_created` and the registered extensions, or `failed` (the
+   * redemption given back, nothing fired). A crash in between is settled
+   * by the payment sweeper from the stored attempt. An order that charges
+   * nothing is written paid in the first transaction.
    */
   async purchase(offer: Offer, input: PurchaseInput): Promise<PurchaseResult> {
     const buyer = this.buyer(input);
     // Refuse a live purchase before anything is written.
-    const gateway = this.gateways.forMode(offer.testMode);
-    // One identifier across deadlock retries: the gateway treats it as the idempotency key.
+    const gateway = await this.gateways.forStore(
+      offer.target.store.id,
+      offer.testMode,
+    );
+    const cardNumber = input.cardNumber?.trim();
+    // Only the reusable payment method is stored and charged, never the
+    // number; an invalid number is refused before anything is written.
+    const method = cardNumber
+      ? await gateway.paymentMethodOf(cardNumber)
+      : null;
     const identifier = randomUUID();
-    return this.transactions.run(async (manager) => {
+    const begun = await this.transactions.run(async (manager) => {
       const now = this.clock.now();
       const quote = await this.quote(offer, input, now, manager);
       const { totals } = quote;
-      const cardNumber = input.cardNumber?.trim();
       // A subscription needs a card on file even when its first order is free
-      // (trial, usage-based): renewals charge it.
-      const subscribes = quote.price.category === 'subscription';
-      if ((totals.total > 0 || subscribes) && !cardNumber)
-        throw cardNumberRequired();
+      // (trial, usage-based): renewals charge it. A zero amount verifies the
+      // card and saves it for renewals.
+      const charges =
+        totals.total > 0 || quote.price.category === 'subscription';
+      if (charges && !method) throw cardNumberRequired();
       const { store, product } = offer.target;
       const customer = await this.customers.findOrCreateForPurchase(manager, {
         storeId: store.id,
@@ -197,18 +244,6 @@ export class PurchaseService {
         name: buyer.name,
         country: buyer.country,
       });
-      let charge: ChargeResult | null = null;
-      if (totals.total > 0 || subscribes) {
-        // A zero amount verifies the card and saves it for renewals.
-        charge = await gateway.charge({
-          reference: identifier,
-          amount: totals.total,
-          currency: totals.currency,
-          source: { cardNumber: cardNumber! },
-          description: `${store.name}: ${product.name}`,
-        });
-      }
-      const declined = charge?.status === 'declined';
       const { order, items } = await this.orders.createInTransaction(
         manager,
         {
@@ -224,7 +259,7 @@ export class PurchaseService {
           taxName: totals.taxName,
           taxRate: totals.taxRate,
           taxInclusive: totals.taxInclusive,
-          status: declined ? 'failed' : 'paid',
+          status: charges ? 'pending' : 'paid',
           subtotal: totals.subtotal,
           discountTotal: totals.discountTotal,
           tax: totals.tax,
@@ -240,9 +275,8 @@ export class PurchaseService {
           taxNumber: input.taxNumber?.trim() || null,
           checkoutId: offer.checkout?.id ?? null,
           customData: customDataOf(offer.checkout),
-          paymentReference:
-            charge?.status === 'succeeded' ? charge.paymentId : null,
-          failureReason: charge?.status === 'declined' ? charge.reason : null,
+          paymentReference: null,
+          failureReason: null,
         },
         [
           {
@@ -257,41 +291,134 @@ export class PurchaseService {
         ],
         now,
       );
-      if (charge?.status === 'declined') {
-        await this.orders.assignNumber(manager, order);
-        return { status: 'declined', order, reason: charge.reason };
-      }
-
+      // Redeemed now, so that racing purchases cannot overrun the limit
+      // while this one is being charged; a failed payment gives it back.
       if (quote.discount)
         await this.discounts.redeem(manager, quote.discount, order, now);
-      // Numbering holds the store's order-number lock until the commit, so
-      // it comes as late as it can, in the statement that records
-      // order_created (which carries the number and goes out before the
-      // extensions' events).
-      await this.orders.assignNumberAndRecordCreated(manager, order);
-      await this.extensions.run({
-        manager,
-        now,
+      if (!charges) {
+        // Numbering holds the store's order-number lock until the commit, so
+        // it comes as late as it can, in the statement that records
+        // order_created (which goes out before the extensions' events).
+        await this.orders.assignNumberAndRecordCreated(manager, order);
+        await this.extensions.run({
+          manager,
+          now,
+          testMode: offer.testMode,
+          store,
+          customer,
+          order,
+          items: items.map((orderItem) => ({
+            orderItem,
+            product,
+            variant: quote.variant,
+            price: quote.price,
+            quantity: orderItem.quantity,
+          })),
+          discount: quote.discount,
+          checkout: offer.checkout,
+          customData: order.customData,
+          payment: null,
+        });
+        return { order, attempt: null };
+      }
+      const attempt = await this.attempts.begin(manager, {
+        idempotencyKey: identifier,
+        storeId: store.id,
         testMode: offer.testMode,
-        store,
-        customer,
-        order,
-        items: items.map((orderItem) => ({
-          orderItem,
-          product,
-          variant: quote.variant,
-          price: quote.price,
-          quantity: orderItem.quantity,
-        })),
-        discount: quote.discount,
-        checkout: offer.checkout,
-        customData: order.customData,
-        payment:
-          charge?.status === 'succeeded'
-            ? { paymentId: charge.paymentId, method: charge.method }
-            : null,
+        kind: 'charge',
+        purpose: PURCHASE,
+        subjectId: order.id,
+        amount: totals.total,
+        currency: totals.currency,
+        paymentMethod: method!.id,
+        description: `${store.name}: ${product.name}`,
       });
-      return { status: 'paid', order };
+      await this.orders.assignNumber(manager, order);
+      return { order, attempt };
+    });
+    if (!begun.attempt) return { status: 'paid', order: begun.order };
+    const outcome = await this.attempts.complete(begun.attempt);
+    const order = (await this.orders.findByIdentifier(identifier))!;
+    if (outcome.status === 'declined')
+      return { status: 'declined', order, reason: outcome.reason };
+    return { status: 'paid', order };
+  }
+
+  /** What a pending order's settlement reads before its transaction. */
+  private async purchaseRecords(
+    attempt: PaymentAttempt,
+  ): Promise<PurchaseRecords | null> {
+    const pending = await this.orders.findPending(attempt.subjectId);
+    if (!pending) return null;
+    const { order, items } = pending;
+    const [item] = items;
+    const scope = { storeId: order.storeId, testMode: order.testMode };
+    const [store, customer, product, variant, price, checkout] =
+      await Promise.all([
+        this.checkouts.store(order.storeId),
+        this.customers.findById(order.customerId),
+        this.catalog.findProduct(scope, item.productId),
+        this.catalog.findVariant(scope, item.variantId),
+        item.priceId === null
+          ? null
+          : this.catalog.findPrice(scope, item.priceId),
+        order.checkoutId ? this.checkouts.findById(order.checkoutId) : null,
+      ]);
+    if (!store || !customer || !product || !variant || !price)
+      throw new Error(
+        `Order ${order.id}: its store, customer or catalog records are gone`,
+      );
+    return { store, customer, product, variant, price, checkout };
+  }
+
+  /**
+   * The second step of a purchase, in the settling transaction: the pending
+   * order becomes `paid` (with `order_created`, then the extensions:
+   * subscription, license keys …) or `failed`.
+   */
+  private async settlePurchase(
+    manager: EntityManager,
+    attempt: PaymentAttempt,
+    outcome: PaymentOutcome,
+    records: PurchaseRecords | null,
+  ): Promise<void> {
+    const order = await this.orders.lockPending(manager, attempt.subjectId);
+    if (!order) return;
+    const now = this.clock.now();
+    if (outcome.status !== 'succeeded') {
+      await this.orders.markFailed(manager, order, outcome.reason, now);
+      await this.discounts.release(manager, order.id);
+      return;
+    }
+    if (!records || !order.firstItem)
+      throw new Error(`Order ${order.id} changed while it was settled`);
+    await this.orders.markPaid(manager, order, outcome.paymentId, now);
+    const method = outcome.method ?? {
+      id: attempt.paymentMethod!,
+      cardBrand: null,
+      cardLastFour: null,
+    };
+    await this.extensions.run({
+      manager,
+      // The purchase's instant: periods and expiries count from the order.
+      now: order.createdAt,
+      testMode: order.testMode,
+      store: records.store,
+      customer: records.customer,
+      order,
+      items: [
+        {
+          orderItem: order.firstItem,
+          product: records.product,
+          variant: records.variant,
+          price: records.price,
+          quantity: order.firstItem.quantity,
+        },
+      ],
+      discount: await this.discounts.redeemedBy(manager, order.id),
+      checkout: records.checkout,
+      customData: order.customData,
+      payment: { paymentId: outcome.paymentId, method },
     });
   }
 

@@ -174,6 +174,37 @@ export class DiscountRepository {
     return repository.save(repository.create(fields));
   }
 
+  /** The discount an order redeemed, with the amount it took off. */
+  async redeemedBy(
+    manager: EntityManager,
+    orderId: number,
+  ): Promise<{ discount: DiscountView; amount: number } | null> {
+    const redemption = await manager
+      .getRepository(DiscountRedemption)
+      .findOneBy({ orderId });
+    if (!redemption) return null;
+    const discount = await manager
+      .getRepository(Discount)
+      .findOneByOrFail({ id: redemption.discountId });
+    const [view] = await this.withVariants([discount], manager);
+    return { discount: view, amount: redemption.amount };
+  }
+
+  /** Deletes an order's redemptions and gives their uses back to the discounts. */
+  async deleteRedemptions(
+    manager: EntityManager,
+    orderId: number,
+  ): Promise<void> {
+    const repository = manager.getRepository(DiscountRedemption);
+    const redemptions = await repository.findBy({ orderId });
+    for (const redemption of redemptions) {
+      await repository.delete({ id: redemption.id });
+      await manager
+        .getRepository(Discount)
+        .decrement({ id: redemption.discountId }, 'redemptionsCount', 1);
+    }
+  }
+
   private visibleRedemptions(principal: Principal) {
     return scoped(
       this.redemptions.createQueryBuilder('redemption'),

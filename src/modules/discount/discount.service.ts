@@ -172,7 +172,20 @@ export class DiscountService {
     return { discount, amount: discountAmount(discount, use.subtotal) };
   }
 
-  /** Records the use of an applied discount by a paid order (in the purchase transaction). */
+  /** The discount an order redeemed at its purchase, as it was applied. */
+  redeemedBy(
+    manager: EntityManager,
+    orderId: number,
+  ): Promise<AppliedDiscount | null> {
+    return this.discounts.redeemedBy(manager, orderId);
+  }
+
+  /** An order whose payment failed gives back the use it reserved. */
+  release(manager: EntityManager, orderId: number): Promise<void> {
+    return this.discounts.deleteRedemptions(manager, orderId);
+  }
+
+  /** Records the use of an applied discount by an order (in the purchase transaction; `release` undoes it). */
   redeem(
     manager: EntityManager,
     applied: AppliedDiscount,

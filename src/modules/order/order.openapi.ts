@@ -81,6 +81,9 @@ export const orderOpenApi: OpenApiContribution = {
   notes: {
     'POST /v1/orders/{id}/refund': {
       summary: 'Refund an order',
+      responses: {
+        '503': { $ref: '#/components/responses/ProcessorUnavailable' },
+      },
       description:
         'Refunds `amount` cents (the whole remainder when omitted); fires `order_refunded`. A partial refund keeps `status: paid` and raises `refunded_amount`; the refund of the whole remainder sets `status: refunded`, `refunded: true` and `refunded_at`.',
     },

@@ -148,6 +148,20 @@ export class OrderRepository {
     );
   }
 
+  findById(id: number): Promise<Order | null> {
+    return this.orders.findOneBy({ id });
+  }
+
+  /** An order by id alone, locked FOR UPDATE (payment settlements). */
+  lock(manager: EntityManager, id: number): Promise<Order | null> {
+    return manager
+      .getRepository(Order)
+      .createQueryBuilder('o')
+      .where('o.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
   /** The order locked FOR UPDATE, for refunds. */
   lockVisible(
     manager: EntityManager,
@@ -291,10 +305,15 @@ export class OrderRepository {
     );
   }
 
-  itemsOf(manager: EntityManager, orderId: number): Promise<OrderItem[]> {
-    return manager
-      .getRepository(OrderItem)
-      .find({ where: { orderId }, order: { id: 'ASC' } });
+  /** An order's items; outside a transaction without a manager. */
+  itemsOf(
+    manager: EntityManager | undefined,
+    orderId: number,
+  ): Promise<OrderItem[]> {
+    return (manager ? manager.getRepository(OrderItem) : this.items).find({
+      where: { orderId },
+      order: { id: 'ASC' },
+    });
   }
 
   private visibleItems(principal: Principal) {

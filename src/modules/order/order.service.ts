@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { Principal } from '../../common/principal';
 import { nextRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
+import {
+  PaymentAttempt,
+  PaymentOutcome,
+} from '../payment/payment-attempt.entity';
+import { PaymentAttempts } from '../payment/payment-attempts';
 import { PaymentGateways } from '../payment/payment-gateways';
 import { Outbox } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
@@ -38,16 +43,27 @@ export type NewOrderItem = Pick<
   | 'quantity'
 >;
 
+/** The payment attempts of order refunds. */
+const ORDER_REFUND = 'order_refund';
+
 @Injectable()
-export class OrderService {
+export class OrderService implements OnModuleInit {
   constructor(
     private readonly orders: OrderRepository,
     private readonly receipts: OrderReceipts,
     private readonly outbox: Outbox,
     private readonly gateways: PaymentGateways,
+    private readonly attempts: PaymentAttempts,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
+
+  onModuleInit() {
+    this.attempts.register(ORDER_REFUND, {
+      settle: (manager, attempt, outcome) =>
+        this.settleRefund(manager, attempt, outcome),
+    });
+  }
 
   /**
    * Writes an order and its items inside the caller's (purchase)
@@ -130,46 +146,141 @@ export class OrderService {
   }
 
   /**
+   * A pending order (its payment under way) and its items, for the
+   * settlement's preparation outside any transaction.
+   */
+  async findPending(
+    id: number,
+  ): Promise<{ order: Order; items: OrderItem[] } | null> {
+    const order = await this.orders.findById(id);
+    if (!order || order.status !== 'pending') return null;
+    return { order, items: await this.orders.itemsOf(undefined, id) };
+  }
+
+  /** A pending order locked for its settlement; null once settled. */
+  async lockPending(
+    manager: EntityManager,
+    id: number,
+  ): Promise<OrderView | null> {
+    const order = await this.orders.lock(manager, id);
+    if (!order || order.status !== 'pending') return null;
+    const [item] = await this.orders.itemsOf(manager, id);
+    return Object.assign(order, { firstItem: item ?? null });
+  }
+
+  /** A pending order's payment was declined (or refused): it is `failed`, and fires nothing. */
+  async markFailed(
+    manager: EntityManager,
+    order: Order,
+    reason: string,
+    now: Date,
+  ): Promise<void> {
+    Object.assign(order, { status: 'failed', failureReason: reason });
+    order.updatedAt = now;
+    await this.orders.saveOrder(manager, order);
+  }
+
+  /** A pending order's payment went through: it is `paid`, with `order_created`. */
+  async markPaid(
+    manager: EntityManager,
+    order: OrderView,
+    paymentId: string,
+    now: Date,
+  ): Promise<void> {
+    Object.assign(order, { status: 'paid', paymentReference: paymentId });
+    order.updatedAt = now;
+    await this.orders.saveOrder(manager, order);
+    await this.outbox.record(manager, {
+      name: 'order_created',
+      storeId: order.storeId,
+      testMode: order.testMode,
+      resource: 'orders',
+      record: order,
+      customData: order.customData,
+    });
+  }
+
+  /**
    * Refunds `amount` cents (the whole remainder when omitted) through the
    * order's gateway, by the refund rule orders share with subscription
-   * invoices (`nextRefund`), and records `order_refunded`. The order row is
-   * locked, so concurrent refunds cannot together exceed what was paid.
+   * invoices (`nextRefund`), and records `order_refunded`. The refund is
+   * stored as a pending payment attempt under the order's row lock, counting
+   * against what is left, so concurrent refunds cannot together exceed what
+   * was paid; the processor is called after that commit, and the order
+   * changes when it has answered (see PaymentAttempts).
    */
   async refund(
     principal: Principal,
     id: number,
     amount: number | undefined,
   ): Promise<OrderView> {
-    return this.transactions.run(async (manager) => {
+    const attempt = await this.transactions.run(async (manager) => {
       const order = await this.orders.lockVisible(manager, principal, id);
       if (!order) throw AppError.notFound();
-      const now = this.clock.now();
+      const pending = await this.attempts.pendingRefunds(
+        manager,
+        ORDER_REFUND,
+        order.id,
+      );
       const refund = nextRefund(
         order,
         'order',
         amount,
         order.currencyRate,
-        now,
+        this.clock.now(),
+        pending,
       );
-      await this.gateways.forMode(order.testMode).refund({
-        paymentId: refund.paymentId,
-        amount: refund.amount,
-        currency: order.currency,
-        reference: `${order.identifier}:${refund.fields.refundedAmount}`,
-      });
-      Object.assign(order, refund.fields, { updatedAt: now });
-      await this.orders.saveOrder(manager, order);
-      const [item] = await this.orders.itemsOf(manager, order.id);
-      const view = Object.assign(order, { firstItem: item ?? null });
-      await this.outbox.record(manager, {
-        name: 'order_refunded',
+      // Refuse a refund its processor cannot take before writing anything.
+      await this.gateways.forPayment(
+        order.storeId,
+        order.testMode,
+        refund.paymentId,
+        manager,
+      );
+      return this.attempts.begin(manager, {
+        idempotencyKey: `refund-${randomUUID()}`,
         storeId: order.storeId,
         testMode: order.testMode,
-        resource: 'orders',
-        record: view,
-        customData: order.customData,
+        kind: 'refund',
+        purpose: ORDER_REFUND,
+        subjectId: order.id,
+        amount: refund.amount,
+        currency: order.currency,
+        paymentId: refund.paymentId,
+        description: `Refund of order ${order.identifier}`,
       });
-      return view;
+    });
+    await this.attempts.complete(attempt);
+    const [view] = await this.orders.findVisible(principal, [id]);
+    return view;
+  }
+
+  private async settleRefund(
+    manager: EntityManager,
+    attempt: PaymentAttempt,
+    outcome: PaymentOutcome,
+  ): Promise<void> {
+    if (outcome.status !== 'succeeded') return;
+    const order = await this.orders.lock(manager, attempt.subjectId);
+    if (!order) return;
+    const now = this.clock.now();
+    const refund = nextRefund(
+      order,
+      'order',
+      attempt.amount,
+      order.currencyRate,
+      now,
+    );
+    Object.assign(order, refund.fields, { updatedAt: now });
+    await this.orders.saveOrder(manager, order);
+    const [item] = await this.orders.itemsOf(manager, order.id);
+    await this.outbox.record(manager, {
+      name: 'order_refunded',
+      storeId: order.storeId,
+      testMode: order.testMode,
+      resource: 'orders',
+      record: Object.assign(order, { firstItem: item ?? null }),
+      customData: order.customData,
     });
   }
 

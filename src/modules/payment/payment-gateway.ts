@@ -32,15 +32,23 @@ export interface RefundRequest {
 }
 
 /**
- * A payment processor. The built-in test gateway serves test mode; a live
- * gateway is an integration provided under LIVE_PAYMENT_GATEWAY. An invalid
+ * A payment processor: a store's own Stripe account when it connected one
+ * for the mode (StripePaymentGateway), else the built-in test gateway in
+ * test mode, or in live mode a gateway provided under LIVE_PAYMENT_GATEWAY
+ * (see PaymentGateways). An invalid
  * request (a malformed card number) throws an AppError 422; a refusal by the
  * processor is a `declined` result, not an exception.
  */
 export interface PaymentGateway {
+  /**
+   * A card number typed at checkout as a reusable payment method, without
+   * charging it (what Stripe.js does in the buyer's browser), so that only
+   * the method is stored and sent on. Throws 422 for an invalid number.
+   */
+  paymentMethodOf(cardNumber: string): Promise<PaymentMethod>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   refund(request: RefundRequest): Promise<{ refundId: string }>;
 }
 
-/** Provide a PaymentGateway under this token to take live payments. */
+/** Provide a PaymentGateway under this token to take live payments for stores without Stripe. */
 export const LIVE_PAYMENT_GATEWAY = Symbol('LIVE_PAYMENT_GATEWAY');

@@ -1,10 +1,39 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PaymentAttempt } from './payment-attempt.entity';
+import { PaymentAttemptRepository } from './payment-attempt.repository';
+import { PaymentAttempts } from './payment-attempts';
 import { PaymentGateways } from './payment-gateways';
+import { PAYMENT_SWEEP_QUEUE } from './payment-sweep.queue';
+import { StripeCredentials } from './stripe-credentials.entity';
+import { StripeCredentialsRepository } from './stripe-credentials.repository';
+import { StripeCredentialsService } from './stripe-credentials.service';
 import { TestPaymentGateway } from './test-payment-gateway';
 
-/** Payment processors behind the PaymentGateway interface (checkout, refunds, renewals). */
+/**
+ * Payment processors behind the PaymentGateway interface (checkout, refunds,
+ * renewals), the stored attempts that keep their calls out of database
+ * transactions, and each store's own (sealed) Stripe credentials.
+ */
 @Module({
-  providers: [TestPaymentGateway, PaymentGateways],
-  exports: [PaymentGateways],
+  imports: [
+    TypeOrmModule.forFeature([PaymentAttempt, StripeCredentials]),
+    BullModule.registerQueue({ name: PAYMENT_SWEEP_QUEUE }),
+  ],
+  providers: [
+    TestPaymentGateway,
+    PaymentGateways,
+    PaymentAttemptRepository,
+    PaymentAttempts,
+    StripeCredentialsRepository,
+    StripeCredentialsService,
+  ],
+  exports: [
+    PaymentGateways,
+    PaymentAttempts,
+    StripeCredentialsService,
+    BullModule,
+  ],
 })
 export class PaymentModule {}

@@ -45,6 +45,19 @@ export function normalizeCardNumber(raw: string): string {
 
 const DECLINED_METHOD = 'pm_test_declined';
 
+function methodOfCard(digits: string): PaymentMethod {
+  const lastFour = digits.slice(-4);
+  const brand = brandOf(digits);
+  return {
+    id:
+      digits === TEST_CARD_DECLINED
+        ? DECLINED_METHOD
+        : `pm_test_${brand ?? 'card'}_${lastFour}`,
+    cardBrand: brand,
+    cardLastFour: lastFour,
+  };
+}
+
 /**
  * Test mode's processor, deterministic like the usual sandboxes: card
  * 4000 0000 0000 0002 is declined, every other valid card number succeeds.
@@ -53,20 +66,14 @@ const DECLINED_METHOD = 'pm_test_declined';
  */
 @Injectable()
 export class TestPaymentGateway implements PaymentGateway {
+  paymentMethodOf(cardNumber: string): Promise<PaymentMethod> {
+    return Promise.resolve(methodOfCard(normalizeCardNumber(cardNumber)));
+  }
+
   charge(request: ChargeRequest): Promise<ChargeResult> {
     let method: PaymentMethod;
     if ('cardNumber' in request.source) {
-      const digits = normalizeCardNumber(request.source.cardNumber);
-      const lastFour = digits.slice(-4);
-      const brand = brandOf(digits);
-      method = {
-        id:
-          digits === TEST_CARD_DECLINED
-            ? DECLINED_METHOD
-            : `pm_test_${brand ?? 'card'}_${lastFour}`,
-        cardBrand: brand,
-        cardLastFour: lastFour,
-      };
+      method = methodOfCard(normalizeCardNumber(request.source.cardNumber));
     } else {
       const match = /^pm_test_([a-z]+)_(\d{4})$/.exec(
         request.source.paymentMethodId,

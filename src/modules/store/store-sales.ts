@@ -21,7 +21,13 @@ export const NO_SALES: StoreSales = {
   thirtyDayRevenue: 0,
 };
 
-export type StoreView = Store & { sales: StoreSales };
+/** Whether the store's Stripe account is connected in the viewer's mode (never the keys). */
+export interface StoreStripe {
+  mode: 'test' | 'live';
+  configured: boolean;
+}
+
+export type StoreView = Store & { sales: StoreSales; stripe: StoreStripe };
 
 /**
  * A module that knows part of a store's sales: orders (sales and their

@@ -52,7 +52,8 @@ export class StoreController {
     @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody(STORE_UPDATE) body: WriteDocument<StoreUpdateAttributes>,
   ) {
-    const store = await this.service.update(principal, id, body.attributes);
+    const { stripe, ...changes } = body.attributes;
+    const store = await this.service.update(principal, id, changes, stripe);
     return this.jsonApi.single(this.stores, store, principal);
   }
 

@@ -1,5 +1,11 @@
 import { PartialType } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
 
 /** Formats (ISO codes, slug, host name) are checked by the service, which owns the rules. */
 export class StoreAttributes {
@@ -26,7 +32,16 @@ export class StoreAttributes {
   country?: string;
 }
 
-export class StoreUpdateAttributes extends PartialType(StoreAttributes) {}
+export class StoreUpdateAttributes extends PartialType(StoreAttributes) {
+  /**
+   * Write-only: the store's Stripe account for the API key's mode
+   * (`secret_key`, `publishable_key`, `webhook_secret`), or null to
+   * disconnect it. The service checks the keys.
+   */
+  @IsOptional()
+  @IsObject()
+  stripe?: Record<string, unknown> | null;
+}
 
 export const STORE_CREATE = { type: 'stores', attributes: StoreAttributes };
 export const STORE_UPDATE = {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CurrencyModule } from '../currency/currency.module';
+import { PaymentModule } from '../payment/payment.module';
 import { StoreController } from './store.controller';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
@@ -11,7 +12,7 @@ import { registerResources } from '../../http/json-api/resource';
 
 /** Stores; the order and billing modules register sales sources here. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Store]), CurrencyModule],
+  imports: [TypeOrmModule.forFeature([Store]), CurrencyModule, PaymentModule],
   controllers: [StoreController],
   providers: [
     StoreRepository,

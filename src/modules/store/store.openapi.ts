@@ -1,5 +1,13 @@
 import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
-import { int, str, ts, url } from '../../http/openapi/schema';
+import {
+  bool,
+  exact,
+  int,
+  oneOf,
+  str,
+  ts,
+  url,
+} from '../../http/openapi/schema';
 
 export const storeOpenApi: OpenApiContribution = {
   resources: [
@@ -20,6 +28,13 @@ export const storeOpenApi: OpenApiContribution = {
         total_revenue: int('USD cents.'),
         thirty_day_sales: int(),
         thirty_day_revenue: int('USD cents.'),
+        stripe: exact(
+          { mode: oneOf('test', 'live'), configured: bool() },
+          {
+            description:
+              'Zest extension: whether the store’s Stripe account is connected in the API key’s mode. Write-only keys: PATCH `stripe` with `secret_key`, `publishable_key` and `webhook_secret` of that mode (null disconnects); they are never returned.',
+          },
+        ),
         created_at: ts(),
         updated_at: ts(),
       },

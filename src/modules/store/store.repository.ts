@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { ListQuery, Page } from '../../common/list-query';
 import { listPage } from '../../database/list-page';
 import { ownStores } from '../../database/tenancy';
@@ -57,8 +57,8 @@ export class StoreRepository {
     return this.stores.existsBy({ slug });
   }
 
-  save(store: Store): Promise<Store> {
-    return this.stores.save(store);
+  save(store: Store, manager?: EntityManager): Promise<Store> {
+    return (manager ? manager.getRepository(Store) : this.stores).save(store);
   }
 
   create(fields: Partial<Store>): Store {

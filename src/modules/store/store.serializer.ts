@@ -7,7 +7,7 @@ import { StoreView } from './store-sales';
 
 const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
-/** JSON:API `stores`: 15 attributes, no `test_mode` (stores exist in both modes). */
+/** JSON:API `stores`: the spec's 15 attributes and Zest's `stripe`, no `test_mode` (stores exist in both modes). */
 @Injectable()
 export class StoreSerializer implements ResourceType<StoreView> {
   readonly type = 'stores';
@@ -52,6 +52,7 @@ export class StoreSerializer implements ResourceType<StoreView> {
       total_revenue: store.sales.totalRevenue,
       thirty_day_sales: store.sales.thirtyDaySales,
       thirty_day_revenue: store.sales.thirtyDayRevenue,
+      stripe: store.stripe,
       created_at: formatTimestamp(store.createdAt),
       updated_at: formatTimestamp(store.updatedAt),
     };

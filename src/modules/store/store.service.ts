@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { isCountryCode } from '../../common/country-codes';
 import { Clock } from '../../common/clock';
 import { ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { Transactions } from '../../database/transactions';
 import { ExchangeRates } from '../currency/exchange-rates.service';
+import {
+  StripeCredentialsService,
+  StripeKeysInput,
+} from '../payment/stripe-credentials.service';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
 import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
@@ -81,6 +87,8 @@ export class StoreService {
     private readonly clock: Clock,
     private readonly rates: ExchangeRates,
     private readonly sales: StoreSalesSources,
+    private readonly stripe: StripeCredentialsService,
+    private readonly transactions: Transactions,
   ) {}
 
   async create(input: NewStore): Promise<Store> {
@@ -105,24 +113,53 @@ export class StoreService {
     );
   }
 
-  /** PATCH /v1/stores/:id: only the attributes given change. */
+  /**
+   * PATCH /v1/stores/:id: only the attributes given change. `stripe`
+   * connects (an object of keys) or disconnects (null) the store's Stripe
+   * account of the API key's mode, in the same transaction.
+   */
   async update(
     principal: Principal,
     id: number,
     changes: StoreChanges,
+    stripe?: StripeKeysInput | null,
   ): Promise<StoreView> {
     const store = await this.findOwned(principal.userId, id);
     if (!store) throw AppError.notFound();
     const fields = this.validate(changes);
+    const keys = stripe
+      ? this.stripe.check(principal.testMode, stripe)
+      : stripe;
     if (fields.slug !== undefined && fields.slug !== store.slug)
       store.slug = await this.takenCheck(fields.slug);
     if (fields.name !== undefined) store.name = fields.name;
     if (fields.domain !== undefined) store.domain = fields.domain;
     if (fields.country !== undefined) store.country = fields.country;
     if (fields.currency !== undefined) store.currency = fields.currency;
-    const saved = await this.saveUnique(store);
+    const saved = await this.transactions.run(async (manager) => {
+      const written = await this.saveUnique(store, manager);
+      if (keys) await this.stripe.set(manager, id, principal.testMode, keys);
+      if (keys === null)
+        await this.stripe.clear(manager, id, principal.testMode);
+      return written;
+    });
     const [view] = await this.withSales(principal, [saved]);
     return view;
+  }
+
+  /** The CLI's `stores:payments`: connects or disconnects a store's Stripe account of a mode. */
+  async setStripe(
+    id: number,
+    testMode: boolean,
+    stripe: StripeKeysInput | null,
+  ): Promise<void> {
+    if (!(await this.findById(id))) throw AppError.notFound();
+    const keys = stripe ? this.stripe.check(testMode, stripe) : null;
+    await this.transactions.run((manager) =>
+      keys
+        ? this.stripe.set(manager, id, testMode, keys)
+        : this.stripe.clear(manager, id, testMode),
+    );
   }
 
   /** One of the user's stores, without sales figures (relationship checks). */
@@ -178,16 +215,18 @@ export class StoreService {
     principal: Principal,
     stores: Store[],
   ): Promise<StoreView[]> {
-    const figures = await this.sales.salesByStore(
-      stores.map((s) => s.id),
-      principal.testMode,
-      this.clock.now(),
-    );
+    const ids = stores.map((s) => s.id);
+    const [figures, connected] = await Promise.all([
+      this.sales.salesByStore(ids, principal.testMode, this.clock.now()),
+      this.stripe.configured(ids, principal.testMode),
+    ]);
+    const mode = principal.testMode ? 'test' : 'live';
     // A plain view object is what the serializer reads; no entity methods are needed.
     return stores.map((store) => ({
       // oxlint-disable-next-line typescript/no-misused-spread
       ...store,
       sales: figures.get(store.id) ?? NO_SALES,
+      stripe: { mode, configured: connected.has(store.id) },
     }));
   }
 
@@ -205,9 +244,12 @@ export class StoreService {
   }
 
   /** The unique index decides between two requests racing for one slug. */
-  private async saveUnique(store: Store): Promise<Store> {
+  private async saveUnique(
+    store: Store,
+    manager?: EntityManager,
+  ): Promise<Store> {
     try {
-      return await this.stores.save(store);
+      return await this.stores.save(store, manager);
     } catch (error) {
       const e = error as { code?: unknown; constraint?: unknown };
       if (e.code === '23505' && e.constraint === 'stores_slug_key')

@@ -1,58 +1,14 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  hkdfSync,
-  randomBytes,
-} from 'node:crypto';
-
-const VERSION = 'v1';
+import { createHmac } from 'node:crypto';
+import { SealedBox } from '../../common/sealed-box';
 
 /**
- * Webhook secrets at rest: AES-256-GCM under a key derived from APP_KEY with
- * HKDF-SHA256 (its own `info`, so it never equals the key that hashes API
- * keys). Signing needs the plain secret, so it cannot be hashed; a database
- * dump alone reveals none. Stored as `v1.<iv>.<tag>.<ciphertext>` (base64url).
- * Rotating APP_KEY makes stored secrets unreadable: re-set them with PATCH.
+ * Webhook secrets at rest (see SealedBox). Signing needs the plain secret,
+ * so it cannot be hashed. Rotating APP_KEY makes stored secrets unreadable:
+ * re-set them with PATCH.
  */
-export class SecretBox {
-  private readonly key: Buffer;
-
+export class SecretBox extends SealedBox {
   constructor(appKey: string) {
-    this.key = Buffer.from(
-      hkdfSync('sha256', appKey, '', 'zest webhook secrets v1', 32),
-    );
-  }
-
-  seal(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const ciphertext = Buffer.concat([
-      cipher.update(secret, 'utf8'),
-      cipher.final(),
-    ]);
-    return [VERSION, iv, cipher.getAuthTag(), ciphertext]
-      .map((part) =>
-        typeof part === 'string' ? part : part.toString('base64url'),
-      )
-      .join('.');
-  }
-
-  open(sealed: string): string {
-    const [version, iv, tag, ciphertext] = sealed.split('.');
-    if (version !== VERSION || ciphertext === undefined) {
-      throw new Error('Unknown webhook secret format');
-    }
-    const decipher = createDecipheriv(
-      'aes-256-gcm',
-      this.key,
-      Buffer.from(iv, 'base64url'),
-    );
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([
-      decipher.update(Buffer.from(ciphertext, 'base64url')),
-      decipher.final(),
-    ]).toString('utf8');
+    super(appKey, 'zest webhook secrets v1');
   }
 }
 

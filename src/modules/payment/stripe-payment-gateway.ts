@@ -1,0 +1,135 @@
+import Stripe from 'stripe';
+import {
+  ChargeRequest,
+  ChargeResult,
+  PaymentGateway,
+  PaymentMethod,
+  RefundRequest,
+} from './payment-gateway';
+import {
+  hostedPaymentRequired,
+  stripeCredentialsRejected,
+  stripeRefused,
+} from './payment.errors';
+import { toStripeAmount } from './stripe-amounts';
+
+/**
+ * A store's Stripe account behind the PaymentGateway interface. Card
+ * numbers never reach it: buyers enter cards in Stripe's Payment Element,
+ * so `paymentMethodOf` refuses and `charge` takes only a saved payment
+ * method (`pm_…`), charged off session (renewals) on the Stripe Customer
+ * it is attached to. Every call carries the request's reference as
+ * Stripe's Idempotency-Key, so a replay returns the first answer. A
+ * decline (including `authentication_required`) is a `declined` result;
+ * a request Stripe refuses is a 422; anything else (network, Stripe's 5xx,
+ * rate limits) is thrown as is, for the payment attempt to stay pending
+ * and be replayed.
+ */
+export class StripePaymentGateway implements PaymentGateway {
+  private readonly stripe: Stripe;
+
+  /** `options` point the client elsewhere (host, port, protocol: a test double). */
+  constructor(secretKey: string, options: Stripe.StripeConfig = {}) {
+    this.stripe = new Stripe(secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      appInfo: { name: 'Zest' },
+      ...options,
+    });
+  }
+
+  paymentMethodOf(): Promise<PaymentMethod> {
+    return Promise.reject(hostedPaymentRequired());
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    if (!('paymentMethodId' in request.source)) throw hostedPaymentRequired();
+    const paymentMethodId = request.source.paymentMethodId;
+    return this.call(async () => {
+      const stored = await this.stripe.paymentMethods.retrieve(paymentMethodId);
+      const method = methodOf(stored);
+      try {
+        const intent = await this.stripe.paymentIntents.create(
+          {
+            amount: toStripeAmount(request.amount, request.currency),
+            currency: request.currency.toLowerCase(),
+            payment_method: paymentMethodId,
+            customer: customerId(stored.customer),
+            // Confirmed here, off session: no redirect can follow.
+            automatic_payment_methods: {
+              enabled: true,
+              allow_redirects: 'never',
+            },
+            confirm: true,
+            off_session: true,
+            description: request.description,
+            metadata: { zest_reference: request.reference },
+          },
+          { idempotencyKey: request.reference },
+        );
+        if (intent.status === 'succeeded')
+          return { status: 'succeeded', paymentId: intent.id, method };
+        return {
+          status: 'declined',
+          reason:
+            intent.status === 'requires_action'
+              ? 'The card requires authentication by the cardholder.'
+              : `The payment did not go through (${intent.status}).`,
+          method,
+        };
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError)
+          return { status: 'declined', reason: error.message, method };
+        throw error;
+      }
+    });
+  }
+
+  async refund(request: RefundRequest): Promise<{ refundId: string }> {
+    return this.call(async () => {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: request.paymentId,
+          amount: toStripeAmount(request.amount, request.currency),
+          metadata: { zest_reference: request.reference },
+        },
+        { idempotencyKey: request.reference },
+      );
+      return { refundId: refund.id };
+    });
+  }
+
+  /** Stripe's refusals as AppErrors (422); outages and unknowns thrown as they are. */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (
+        error instanceof Stripe.errors.StripeAuthenticationError ||
+        error instanceof Stripe.errors.StripePermissionError
+      )
+        throw stripeCredentialsRejected();
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError ||
+        error instanceof Stripe.errors.StripeIdempotencyError
+      )
+        throw stripeRefused(error.message, error.code);
+      throw error;
+    }
+  }
+}
+
+function customerId(
+  customer: string | Stripe.Customer | Stripe.DeletedCustomer | null,
+): string | undefined {
+  if (!customer) return undefined;
+  return typeof customer === 'string' ? customer : customer.id;
+}
+
+function methodOf(method: Stripe.PaymentMethod): PaymentMethod {
+  return {
+    id: method.id,
+    cardBrand: method.card?.brand ?? null,
+    cardLastFour: method.card?.last4 ?? null,
+  };
+}
