@@ -42,6 +42,8 @@ export class StoreController {
       domain,
       currency,
       country,
+      mailFrom: body.attributes.mail_from,
+      mailReplyTo: body.attributes.mail_reply_to,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -55,11 +57,12 @@ export class StoreController {
   ) {
     const storeId = parseIntegerId(id);
     if (storeId === null) throw AppError.notFound();
-    const store = await this.service.update(
-      principal,
-      storeId,
-      body.attributes,
-    );
+    const { mail_from, mail_reply_to, ...attributes } = body.attributes;
+    const store = await this.service.update(principal, storeId, {
+      ...attributes,
+      mailFrom: mail_from,
+      mailReplyTo: mail_reply_to,
+    });
     return this.jsonApi.single(this.stores, store, principal);
   }
 

@@ -24,6 +24,18 @@ export class StoreAttributes {
   @IsOptional()
   @IsString()
   country?: string;
+
+  /** Extension: the From of the store's e-mail; null for MAIL_FROM. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  mail_from?: string | null;
+
+  /** Extension: the Reply-To of the store's e-mail; null for none. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  mail_reply_to?: string | null;
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {}

@@ -4,7 +4,9 @@ import { isCountryCode } from '../../common/country-codes';
 import { Clock } from '../../common/clock';
 import { ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { parseMailbox } from '../../common/mail-address';
 import { ExchangeRates } from '../currency/exchange-rates.service';
+import { MailErrors } from '../mail/mail.errors';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
 import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
@@ -18,6 +20,10 @@ export interface NewStore {
   domain?: string | null;
   currency?: string;
   country?: string;
+  /** Extension: the From of the store's e-mail; null for MAIL_FROM. */
+  mailFrom?: string | null;
+  /** Extension: the Reply-To of the store's e-mail; null for none. */
+  mailReplyTo?: string | null;
 }
 
 export function isCurrencyCode(code: string): boolean {
@@ -72,6 +78,15 @@ function validateStoreFields(input: StoreChanges): StoreChanges {
     );
   }
   if (input.domain) fields.domain = input.domain.toLowerCase();
+  for (const [key, attribute] of [
+    ['mailFrom', 'mail_from'],
+    ['mailReplyTo', 'mail_reply_to'],
+  ] as const) {
+    const value = input[key];
+    if (value === undefined || value === null) continue;
+    if (!parseMailbox(value)) throw MailErrors.invalidMailbox(attribute);
+    fields[key] = value.trim();
+  }
   return fields;
 }
 
@@ -113,6 +128,8 @@ export class StoreService {
         plan: 'fresh',
         country: fields.country ?? 'US',
         currency: fields.currency ?? 'USD',
+        mailFrom: fields.mailFrom ?? null,
+        mailReplyTo: fields.mailReplyTo ?? null,
       }),
     );
   }
@@ -132,6 +149,9 @@ export class StoreService {
     if (fields.domain !== undefined) store.domain = fields.domain;
     if (fields.country !== undefined) store.country = fields.country;
     if (fields.currency !== undefined) store.currency = fields.currency;
+    if (fields.mailFrom !== undefined) store.mailFrom = fields.mailFrom;
+    if (fields.mailReplyTo !== undefined)
+      store.mailReplyTo = fields.mailReplyTo;
     const saved = await this.saveUnique(store);
     const [view] = await this.withSales(principal, [saved]);
     return view;

@@ -1,0 +1,18 @@
+import { AppError } from '../../common/app-error';
+
+/** The mail module's errors, each with a stable `code`. */
+export const MailErrors = {
+  /** A store's `mail_from` / `mail_reply_to` that is not one mailbox. */
+  invalidMailbox: (attribute: string) =>
+    new AppError(422, {
+      detail: `The ${attribute} must be one e-mail address, optionally with a name: Example Shop <shop@example.com>.`,
+      source: { pointer: `/data/attributes/${attribute}` },
+      code: 'invalid_mailbox',
+    }),
+  /** The mailbox page or a message in it that does not exist (or production). */
+  messageNotFound: () =>
+    new AppError(404, {
+      detail: 'There is no such message in the local mailbox.',
+      code: 'mail_message_not_found',
+    }),
+};
