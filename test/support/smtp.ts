@@ -14,6 +14,11 @@ export interface SmtpBehaviour {
   rejectRecipient?: string;
   /** Every message is refused after DATA with this reply code (e.g. 554). */
   refuseData?: number;
+  /**
+   * Up to this long between taking a message and sending its 250 reply: a
+   * client killed in between never learns that it was accepted.
+   */
+  maxReplyDelayMs?: number;
 }
 
 export interface TestSmtpServer {
@@ -88,7 +93,11 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
                 raw,
                 parsed,
               });
-              callback(null, `Message queued as test-${state.received.length}`);
+              const reply = `Message queued as test-${state.received.length}`;
+              const delay =
+                Math.random() * (state.behaviour.maxReplyDelayMs ?? 0);
+              if (delay > 0) setTimeout(() => callback(null, reply), delay);
+              else callback(null, reply);
             },
             (error: Error) => callback(error),
           );
