@@ -275,6 +275,78 @@ describe('transactional e-mail over a real SMTP server', () => {
     expect(receivedBy(email)).toHaveLength(1);
   });
 
+  it('lists what a customer was sent at GET /v1/emails?filter[customer_id]=…, scoped to the key’s stores and mode', async () => {
+    const email = `listed-${randomUUID().slice(0, 8)}@example.com`;
+    const orderId = await purchase(email);
+    await waitFor(
+      () => messageOf(orderId),
+      (m) => m.status === 'sent',
+    );
+    const order = await request(t.baseUrl)
+      .get(`/v1/orders/${orderId}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+    const customerId = order.body.data.attributes.customer_id as number;
+    const list = await request(t.baseUrl)
+      .get(`/v1/emails?filter[customer_id]=${customerId}&include=customer`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+    expect(list.headers['content-type']).toMatch(
+      /^application\/vnd\.api\+json/,
+    );
+    expect(list.body.meta.page.total).toBe(1);
+    const [resource] = list.body.data;
+    expect(resource.type).toBe('emails');
+    expect(resource.attributes).toMatchObject({
+      store_id: storeId,
+      customer_id: customerId,
+      kind: 'order_receipt',
+      to: email,
+      status: 'sent',
+      status_formatted: 'Sent',
+      attempts: 1,
+      test_mode: true,
+    });
+    expect(resource.attributes.subject).toMatch(/^\[Test mode\] Your receipt/);
+    expect(resource.attributes.smtp_reply).toMatch(/^250 /);
+    expect(list.body.included[0]).toMatchObject({
+      type: 'customers',
+      id: String(customerId),
+    });
+    const one = await request(t.baseUrl)
+      .get(`/v1/emails/${resource.id}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+    expect(one.body.data.attributes).toEqual(resource.attributes);
+
+    // Another merchant, and the same merchant's live key, see none of it.
+    const other = await createMerchant(t.app, ['Other Store']);
+    await request(t.baseUrl)
+      .get(`/v1/emails/${resource.id}`)
+      .set('Authorization', `Bearer ${other.testKey}`)
+      .expect(404);
+    const foreign = await request(t.baseUrl)
+      .get(`/v1/emails?filter[customer_id]=${customerId}`)
+      .set('Authorization', `Bearer ${other.testKey}`)
+      .expect(200);
+    expect(foreign.body.data).toEqual([]);
+    const live = await request(t.baseUrl)
+      .get(`/v1/emails?filter[store_id]=${storeId}`)
+      .set('Authorization', `Bearer ${merchant.liveKey}`)
+      .expect(200);
+    expect(live.body.data).toEqual([]);
+    await request(t.baseUrl)
+      .get('/v1/emails?filter[to]=x')
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(400);
+    const failed = await request(t.baseUrl)
+      .get(`/v1/emails?filter[status]=failed&filter[store_id]=${storeId}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+    for (const item of failed.body.data)
+      expect(item.attributes.status).toBe('failed');
+  });
+
   it("sends from the store's own From and Reply-To (PATCH /v1/stores/:id), refusing a malformed one", async () => {
     const patch = (attributes: Record<string, unknown>) =>
       request(t.baseUrl)

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
+import { FilterValue, ListQuery, Page } from '../../common/list-query';
+import { Principal } from '../../common/principal';
+import { storeScopedListPage } from '../../database/list-page';
 import { poolQuery } from '../../database/pool-query';
 import { MailMessage } from './mail-message.entity';
 import { RenderedMail } from './mail-kinds';
@@ -33,6 +36,57 @@ export class MailMessageRepository {
 
   findById(id: number): Promise<MailMessage | null> {
     return this.messages.findOneBy({ id });
+  }
+
+  /** Messages a key sees: of its user's stores, in its mode. */
+  private scoped(principal: Principal): SelectQueryBuilder<MailMessage> {
+    return this.messages
+      .createQueryBuilder('message')
+      .where(
+        'message.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)',
+        { userId: principal.userId },
+      )
+      .andWhere('message.test_mode = :testMode', {
+        testMode: principal.testMode,
+      });
+  }
+
+  findVisible(principal: Principal, ids: number[]): Promise<MailMessage[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.scoped(principal)
+      .andWhere('message.id IN (:...ids)', { ids })
+      .getMany();
+  }
+
+  findVisibleBy(
+    principal: Principal,
+    filter: 'store_id' | 'customer_id',
+    values: FilterValue[],
+  ): Promise<MailMessage[]> {
+    if (values.length === 0) return Promise.resolve([]);
+    return this.scoped(principal)
+      .andWhere(`message.${filter} IN (:...values)`, { values })
+      .orderBy('message.created_at', 'DESC')
+      .addOrderBy('message.id', 'DESC')
+      .getMany();
+  }
+
+  findPage(principal: Principal, query: ListQuery): Promise<Page<MailMessage>> {
+    const builder = this.scoped(principal);
+    for (const filter of ['store_id', 'customer_id', 'status', 'kind']) {
+      const value = query.filters[filter];
+      if (value !== undefined)
+        builder.andWhere(`message.${filter} = :${filter}`, {
+          [filter]: value,
+        });
+    }
+    return storeScopedListPage(
+      builder,
+      'message',
+      { created_at: 'message.created_at', updated_at: 'message.updated_at' },
+      query,
+      principal.userId,
+    );
   }
 
   /**

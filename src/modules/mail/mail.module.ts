@@ -6,6 +6,9 @@ import { InvoiceModule } from '../invoice/invoice.module';
 import { LicensingModule } from '../licensing/licensing.module';
 import { OrderModule } from '../order/order.module';
 import { StoreModule } from '../store/store.module';
+import { EmailController } from './email.controller';
+import { EmailSerializer } from './email.serializer';
+import { EmailService } from './email.service';
 import { MailMessage } from './mail-message.entity';
 import { MailMessageRepository } from './mail-message.repository';
 import { MailOutbox } from './mail-outbox';
@@ -33,7 +36,7 @@ import { OrderReceipt } from './order-receipt';
     LicensingModule,
     InvoiceModule,
   ],
-  controllers: [MailboxController],
+  controllers: [MailboxController, EmailController],
   providers: [
     MailQueue,
     MailOutbox,
@@ -43,6 +46,8 @@ import { OrderReceipt } from './order-receipt';
     MailSender,
     MailboxService,
     OrderReceipt,
+    EmailService,
+    EmailSerializer,
   ],
   exports: [MailOutbox, MailSender, MailQueue],
 })

@@ -1,4 +1,5 @@
 import { htmlResponse } from '../../http/openapi/json-api-schemas';
+import { bool, int, nullable, str, ts } from '../../http/openapi/schema';
 import type {
   OpenApiContribution,
   OperationDoc,
@@ -28,6 +29,33 @@ const OUTSIDE_PRODUCTION =
   'Outside production only (404 when NODE_ENV=production); no API key.';
 
 export const mailOpenApi: OpenApiContribution = {
+  resources: [
+    {
+      type: 'emails',
+      description:
+        'Extension, read only: an e-mail Zest recorded for a buyer, with its status and the SMTP reply.',
+      attributes: {
+        store_id: int(),
+        customer_id: nullable(int()),
+        kind: str('`order_receipt`.'),
+        to: str(),
+        from: nullable(str('Set once the message is rendered.')),
+        reply_to: nullable(str()),
+        subject: nullable(str('Set once the message is rendered.')),
+        status: str('`queued`, `sending`, `sent` or `failed`.'),
+        status_formatted: str(),
+        attempts: int(),
+        smtp_reply: nullable(
+          str("The SMTP server's last reply, or why there was none."),
+        ),
+        message_id: nullable(str()),
+        sent_at: nullable(ts()),
+        created_at: ts(),
+        updated_at: ts(),
+        test_mode: bool(),
+      },
+    },
+  ],
   operations: {
     'GET /dev/mailbox': {
       summary: 'Local mailbox',
