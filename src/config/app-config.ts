@@ -170,7 +170,8 @@ const environmentSchema = z.object({
     parseDurationList(DEFAULT_MAIL_RETRY_DELAYS),
   ),
   MAIL_SWEEP_INTERVAL_MS: positiveInt.default(5000),
-  MAIL_CONCURRENCY: positiveInt.default(10),
+  MAIL_CONCURRENCY: positiveInt.default(40),
+  MAIL_SMTP_CONNECTIONS: positiveInt.default(10),
   MAIL_TIMEOUT_MS: positiveInt.default(30000),
 });
 
@@ -299,8 +300,10 @@ export interface AppConfig {
     retryDelaysMs: number[];
     /** How often the worker looks for due messages without a nudge. */
     sweepIntervalMs: number;
-    /** Messages in flight per worker process (and pooled SMTP connections). */
+    /** Messages in flight per worker process (rendering, claiming, sending). */
     concurrency: number;
+    /** Pooled SMTP connections per worker process; sends beyond them wait for one. */
+    smtpConnections: number;
     /** An SMTP connection, greeting or reply slower than this fails the attempt. */
     timeoutMs: number;
     /** The local mailbox page (/dev/mailbox) is served: outside production only. */
@@ -469,6 +472,7 @@ export function loadConfig(
       retryDelaysMs: e.MAIL_RETRY_DELAYS,
       sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS,
       concurrency: e.MAIL_CONCURRENCY,
+      smtpConnections: e.MAIL_SMTP_CONNECTIONS,
       timeoutMs: e.MAIL_TIMEOUT_MS,
       mailbox: !production,
     },

@@ -45,9 +45,15 @@ export class MailSender {
     };
   }
 
-  /** How long a claim holds: every SMTP step of one send may take MAIL_TIMEOUT_MS. */
+  /**
+   * How long a claim holds: every SMTP step of one send may take
+   * MAIL_TIMEOUT_MS, and a send may first wait for a pooled connection
+   * behind the other sends in flight.
+   */
   get claimMs(): number {
-    return 4 * this.config.mail.timeoutMs + 5000;
+    const { timeoutMs, concurrency, smtpConnections } = this.config.mail;
+    const queued = Math.ceil(concurrency / smtpConnections);
+    return queued * 4 * timeoutMs + 5000;
   }
 
   get maxAttempts(): number {

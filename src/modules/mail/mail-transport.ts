@@ -64,12 +64,12 @@ export class MailTransport implements OnModuleDestroy {
   private readonly composer: Transporter;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const { url, concurrency, timeoutMs, dkim } = config.mail;
+    const { url, smtpConnections, timeoutMs, dkim } = config.mail;
     this.smtp = url
       ? nodemailer.createTransport({
           url,
           pool: true,
-          maxConnections: concurrency,
+          maxConnections: smtpConnections,
           connectionTimeout: timeoutMs,
           greetingTimeout: timeoutMs,
           socketTimeout: timeoutMs,
