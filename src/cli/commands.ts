@@ -311,7 +311,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'stores:mail': {
     description:
-      "Show or set a store's e-mail sender: From and Reply-To (an empty value resets one).",
+      "Show or set a store's e-mail: From, Reply-To and the kinds it does not send (an empty value resets one).",
     options: {
       store: {
         type: 'string',
@@ -331,6 +331,12 @@ export const COMMANDS: Record<string, Command> = {
         value: '<mailbox>',
         description: 'Reply-To; empty: none.',
       },
+      disable: {
+        type: 'string',
+        value: '<kinds>',
+        description:
+          'The kinds of e-mail the store does not send, comma-separated (order_receipt); empty: send all.',
+      },
     },
     example: 'stores:mail --store 1 --from "Ann <ann@example.com>"',
     async run(values, { app, query }) {
@@ -342,7 +348,12 @@ export const COMMANDS: Record<string, Command> = {
       if (!owner) throw new UsageError(`There is no store ${id}`);
       const from = values.from as string | undefined;
       const replyTo = values['reply-to'] as string | undefined;
-      if (from !== undefined || replyTo !== undefined) {
+      const disable = values.disable as string | undefined;
+      if (
+        from !== undefined ||
+        replyTo !== undefined ||
+        disable !== undefined
+      ) {
         const { StoreService } = await application();
         await (
           await app()
@@ -351,17 +362,24 @@ export const COMMANDS: Record<string, Command> = {
           .update({ userId: owner.user_id, apiKeyId: 0, testMode: false }, id, {
             mailFrom: from === undefined ? undefined : from || null,
             mailReplyTo: replyTo === undefined ? undefined : replyTo || null,
+            mailDisabledKinds:
+              disable === undefined
+                ? undefined
+                : disable
+                    .split(',')
+                    .map((kind) => kind.trim())
+                    .filter(Boolean),
           });
       }
       const [store] = await query<{
         mail_from: string | null;
         mail_reply_to: string | null;
-      }>(`SELECT mail_from, mail_reply_to FROM stores WHERE id = $1`, [id]);
-      return {
-        store_id: id,
-        mail_from: store.mail_from,
-        mail_reply_to: store.mail_reply_to,
-      };
+        mail_disabled_kinds: string[];
+      }>(
+        `SELECT mail_from, mail_reply_to, mail_disabled_kinds FROM stores WHERE id = $1`,
+        [id],
+      );
+      return { store_id: id, ...store };
     },
   },
   'mail:list': {

@@ -221,6 +221,36 @@ describe('transactional e-mail over a real SMTP server', () => {
     expect(receivedBy(email)).toHaveLength(0);
   });
 
+  it('sends no receipt for a store that switched receipts off (mail_disabled_kinds), and refuses an unknown kind', async () => {
+    const patch = (attributes: Record<string, unknown>) =>
+      request(t.baseUrl)
+        .patch(`/v1/stores/${storeId}`)
+        .set('Authorization', `Bearer ${merchant.testKey}`)
+        .set('Content-Type', 'application/vnd.api+json')
+        .send(
+          JSON.stringify({
+            data: { type: 'stores', id: String(storeId), attributes },
+          }),
+        );
+    const bad = await patch({ mail_disabled_kinds: ['newsletter'] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0]).toMatchObject({
+      code: 'unknown_mail_kind',
+      source: { pointer: '/data/attributes/mail_disabled_kinds' },
+    });
+    await patch({ mail_disabled_kinds: ['order_receipt'] }).expect(200);
+    const email = `off-${randomUUID().slice(0, 8)}@example.com`;
+    const orderId = await purchase(email);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await messageOf(orderId)).toBeUndefined();
+    await patch({ mail_disabled_kinds: [] }).expect(200);
+    const again = await purchase(email);
+    await waitFor(
+      () => messageOf(again),
+      (m) => m?.status === 'sent',
+    );
+  });
+
   it('records a 5xx refusal of the recipient as failed, once, and leaves the order paid', async () => {
     const email = `unknown-${randomUUID().slice(0, 8)}@example.com`;
     smtp.behaviour.rejectRecipient = email;

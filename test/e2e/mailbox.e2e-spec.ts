@@ -212,5 +212,13 @@ describe('the local mailbox (no MAIL_URL)', () => {
       'Pixel Foundry <hello@pixelfoundry.test>',
     ]);
     expect(store.mail_from).toBe('Pixel Foundry <hello@pixelfoundry.test>');
+    const off = await runCli(env, [
+      'stores:mail',
+      '--store',
+      String(merchant.stores[0].id),
+      '--disable',
+      'order_receipt',
+    ]);
+    expect(off.mail_disabled_kinds).toEqual(['order_receipt']);
   });
 });

@@ -50,9 +50,13 @@ export class Mail1795633103041 implements MigrationInterface {
         ON mail_messages (store_id, test_mode, customer_id, id)`);
     await db.query(`ALTER TABLE stores ADD COLUMN mail_from text`);
     await db.query(`ALTER TABLE stores ADD COLUMN mail_reply_to text`);
+    await db.query(
+      `ALTER TABLE stores ADD COLUMN mail_disabled_kinds text[] NOT NULL DEFAULT '{}'`,
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query(`ALTER TABLE stores DROP COLUMN mail_disabled_kinds`);
     await db.query(`ALTER TABLE stores DROP COLUMN mail_reply_to`);
     await db.query(`ALTER TABLE stores DROP COLUMN mail_from`);
     await db.query(`DROP TABLE mail_messages`);

@@ -53,8 +53,9 @@ export class OrderReceipt
   }
 
   async onPurchase(context: PurchaseContext): Promise<void> {
-    const { checkout, order } = context;
+    const { checkout, order, store } = context;
     if (checkout?.checkoutOptions.send_receipt === false) return;
+    if (store.mailDisabledKinds.includes(this.kind)) return;
     const options = checkout?.productOptions;
     const data: ReceiptData = {};
     if (options?.receipt_button_text)

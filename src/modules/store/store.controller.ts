@@ -44,6 +44,7 @@ export class StoreController {
       country,
       mailFrom: body.attributes.mail_from,
       mailReplyTo: body.attributes.mail_reply_to,
+      mailDisabledKinds: body.attributes.mail_disabled_kinds,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -57,11 +58,13 @@ export class StoreController {
   ) {
     const storeId = parseIntegerId(id);
     if (storeId === null) throw AppError.notFound();
-    const { mail_from, mail_reply_to, ...attributes } = body.attributes;
+    const { mail_from, mail_reply_to, mail_disabled_kinds, ...attributes } =
+      body.attributes;
     const store = await this.service.update(principal, storeId, {
       ...attributes,
       mailFrom: mail_from,
       mailReplyTo: mail_reply_to,
+      mailDisabledKinds: mail_disabled_kinds,
     });
     return this.jsonApi.single(this.stores, store, principal);
   }

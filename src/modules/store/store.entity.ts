@@ -44,6 +44,10 @@ export class Store {
   @Column({ name: 'mail_reply_to', type: 'text', nullable: true })
   mailReplyTo: string | null;
 
+  /** The kinds of e-mail (`MAIL_KINDS`) the store does not send. */
+  @Column({ name: 'mail_disabled_kinds', type: 'text', array: true })
+  mailDisabledKinds: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -6,6 +6,7 @@ import { ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { parseMailbox } from '../../common/mail-address';
 import { ExchangeRates } from '../currency/exchange-rates.service';
+import { MAIL_KINDS } from '../mail/mail-kinds';
 import { MailErrors } from '../mail/mail.errors';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
@@ -24,6 +25,8 @@ export interface NewStore {
   mailFrom?: string | null;
   /** Extension: the Reply-To of the store's e-mail; null for none. */
   mailReplyTo?: string | null;
+  /** Extension: the kinds of e-mail (MAIL_KINDS) the store does not send. */
+  mailDisabledKinds?: string[];
 }
 
 export function isCurrencyCode(code: string): boolean {
@@ -87,6 +90,16 @@ function validateStoreFields(input: StoreChanges): StoreChanges {
     if (!parseMailbox(value)) throw MailErrors.invalidMailbox(attribute);
     fields[key] = value.trim();
   }
+  if (input.mailDisabledKinds !== undefined) {
+    if (
+      input.mailDisabledKinds === null ||
+      !input.mailDisabledKinds.every((kind) =>
+        (MAIL_KINDS as readonly string[]).includes(kind),
+      )
+    )
+      throw MailErrors.unknownKind('mail_disabled_kinds');
+    fields.mailDisabledKinds = [...new Set(input.mailDisabledKinds)];
+  }
   return fields;
 }
 
@@ -130,6 +143,7 @@ export class StoreService {
         currency: fields.currency ?? 'USD',
         mailFrom: fields.mailFrom ?? null,
         mailReplyTo: fields.mailReplyTo ?? null,
+        mailDisabledKinds: fields.mailDisabledKinds ?? [],
       }),
     );
   }
@@ -152,6 +166,8 @@ export class StoreService {
     if (fields.mailFrom !== undefined) store.mailFrom = fields.mailFrom;
     if (fields.mailReplyTo !== undefined)
       store.mailReplyTo = fields.mailReplyTo;
+    if (fields.mailDisabledKinds !== undefined)
+      store.mailDisabledKinds = fields.mailDisabledKinds;
     const saved = await this.saveUnique(store);
     const [view] = await this.withSales(principal, [saved]);
     return view;
