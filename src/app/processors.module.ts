@@ -9,6 +9,8 @@ import { ExchangeRateRefreshProcessor } from '../modules/currency/exchange-rate-
 import { RenewalProcessor } from '../modules/billing/renewal.processor';
 import { InvoicePdfProcessor } from '../modules/invoice/invoice-pdf.processor';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
+import { MailModule } from '../modules/mail/mail.module';
+import { MailProcessor } from '../modules/mail/mail.processor';
 import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
@@ -24,6 +26,7 @@ import { StorageModule } from '../storage/storage.module';
     CurrencyModule,
     InvoiceModule,
     StorageModule,
+    MailModule,
   ],
   providers: [
     ApiKeyUsageProcessor,
@@ -33,6 +36,7 @@ import { StorageModule } from '../storage/storage.module';
     RenewalProcessor,
     ExchangeRateRefreshProcessor,
     InvoicePdfProcessor,
+    MailProcessor,
   ],
 })
 export class ProcessorsModule {}

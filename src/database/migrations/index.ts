@@ -14,6 +14,7 @@ import { EmailFilterIndexes1764050000000 } from './1764050000000-email-filter-in
 import { RefundStatus1764100000000 } from './1764100000000-refund-status';
 import { SubscriptionInvoiceCustomerIndex1764110000000 } from './1764110000000-subscription-invoice-customer-index';
 import { InvoiceBillTo1764150000000 } from './1764150000000-invoice-bill-to';
+import { Mail1795633103041 } from './1795633103041-mail';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   RefundStatus1764100000000,
   SubscriptionInvoiceCustomerIndex1764110000000,
   InvoiceBillTo1764150000000,
+  Mail1795633103041,
 ];

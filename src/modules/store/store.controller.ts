@@ -41,6 +41,9 @@ export class StoreController {
       domain,
       currency,
       country,
+      mailFrom: body.attributes.mail_from,
+      mailReplyTo: body.attributes.mail_reply_to,
+      mailDisabledKinds: body.attributes.mail_disabled_kinds,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -52,7 +55,14 @@ export class StoreController {
     @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody(STORE_UPDATE) body: WriteDocument<StoreUpdateAttributes>,
   ) {
-    const store = await this.service.update(principal, id, body.attributes);
+    const { mail_from, mail_reply_to, mail_disabled_kinds, ...attributes } =
+      body.attributes;
+    const store = await this.service.update(principal, id, {
+      ...attributes,
+      mailFrom: mail_from,
+      mailReplyTo: mail_reply_to,
+      mailDisabledKinds: mail_disabled_kinds,
+    });
     return this.jsonApi.single(this.stores, store, principal);
   }
 

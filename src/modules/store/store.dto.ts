@@ -1,5 +1,11 @@
 import { PartialType } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  IsArray,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
 
 /** Formats (ISO codes, slug, host name) are checked by the service, which owns the rules. */
 export class StoreAttributes {
@@ -24,6 +30,24 @@ export class StoreAttributes {
   @IsOptional()
   @IsString()
   country?: string;
+
+  /** Extension: the From of the store's e-mail; null for MAIL_FROM. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  mail_from?: string | null;
+
+  /** Extension: the Reply-To of the store's e-mail; null for none. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  mail_reply_to?: string | null;
+
+  /** Extension: the kinds of e-mail the store does not send, e.g. ["order_receipt"]. */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  mail_disabled_kinds?: string[];
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {}
