@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { CurrentPrincipal } from '../../http/auth/principal';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { JsonApi } from '../../http/json-api/json-api.service';
 import { EmailSerializer } from './email.serializer';
 
@@ -15,24 +15,16 @@ export class EmailController {
   ) {}
 
   @Get()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: RawQuery,
-  ) {
-    const listQuery = this.jsonApi.parseList(this.emails, query);
-    const page = await this.emails.findPage(principal, listQuery);
-    return this.jsonApi.list(this.emails, page, listQuery, principal);
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RawQuery) {
+    return this.jsonApi.readList(this.emails, principal, query);
   }
 
   @Get(':id')
-  async one(
+  one(
     @CurrentPrincipal() principal: Principal,
-    @Param('id') id: string,
+    @Param('id', IntegerIdPipe) id: number,
     @Query() query: RawQuery,
   ) {
-    const include = this.jsonApi.parseSingleInclude(this.emails, query);
-    const email = await this.emails.findOne(principal, id);
-    if (!email) throw AppError.notFound();
-    return this.jsonApi.single(this.emails, email, principal, include);
+    return this.jsonApi.readOne(this.emails, principal, id, query);
   }
 }

@@ -1,11 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { filterParsers } from '../../common/list-query';
 import { formatTimestamp } from '../../common/timestamps';
-import { JsonApi } from '../../http/json-api/json-api.service';
-import { IntegerIdFinders, ResourceType } from '../../http/json-api/resource';
+import { ResourceType } from '../../http/json-api/resource';
 import { MAIL_KINDS } from './mail-kinds';
 import { MAIL_STATUSES, MailMessage, MailStatus } from './mail-message.entity';
-import { EmailService } from './email.service';
 
 const STATUS_FORMATTED: Record<MailStatus, string> = {
   queued: 'Queued',
@@ -19,10 +17,7 @@ const STATUS_FORMATTED: Record<MailStatus, string> = {
  * with its status and the SMTP server's reply, for support.
  */
 @Injectable()
-export class EmailSerializer
-  extends IntegerIdFinders<MailMessage>
-  implements ResourceType<MailMessage>, OnModuleInit
-{
+export class EmailSerializer implements ResourceType<MailMessage> {
   readonly type = 'emails';
   readonly relationships = {
     store: {
@@ -46,17 +41,6 @@ export class EmailSerializer
     sorts: ['created_at', 'updated_at'],
     defaultSort: '-createdAt',
   };
-
-  constructor(
-    emails: EmailService,
-    private readonly jsonApi: JsonApi,
-  ) {
-    super(emails);
-  }
-
-  onModuleInit() {
-    this.jsonApi.register(this);
-  }
 
   id(message: MailMessage) {
     return String(message.id);

@@ -3,8 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
-import { storeScopedListPage } from '../../database/list-page';
 import { poolQuery } from '../../database/pool-query';
+import { scoped, scopedListPage } from '../../database/tenancy';
 import { MailMessage } from './mail-message.entity';
 import { RenderedMail } from './mail-kinds';
 import { MailSendJob } from './mail.queue';
@@ -39,21 +39,17 @@ export class MailMessageRepository {
   }
 
   /** Messages a key sees: of its user's stores, in its mode. */
-  private scoped(principal: Principal): SelectQueryBuilder<MailMessage> {
-    return this.messages
-      .createQueryBuilder('message')
-      .where(
-        'message.store_id IN (SELECT s.id FROM stores s WHERE s.user_id = :userId)',
-        { userId: principal.userId },
-      )
-      .andWhere('message.test_mode = :testMode', {
-        testMode: principal.testMode,
-      });
+  private visible(principal: Principal): SelectQueryBuilder<MailMessage> {
+    return scoped(
+      this.messages.createQueryBuilder('message'),
+      'message',
+      principal,
+    );
   }
 
   findVisible(principal: Principal, ids: number[]): Promise<MailMessage[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.scoped(principal)
+    return this.visible(principal)
       .andWhere('message.id IN (:...ids)', { ids })
       .getMany();
   }
@@ -64,7 +60,7 @@ export class MailMessageRepository {
     values: FilterValue[],
   ): Promise<MailMessage[]> {
     if (values.length === 0) return Promise.resolve([]);
-    return this.scoped(principal)
+    return this.visible(principal)
       .andWhere(`message.${filter} IN (:...values)`, { values })
       .orderBy('message.created_at', 'DESC')
       .addOrderBy('message.id', 'DESC')
@@ -72,7 +68,7 @@ export class MailMessageRepository {
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<MailMessage>> {
-    const builder = this.scoped(principal);
+    const builder = this.messages.createQueryBuilder('message');
     for (const filter of ['store_id', 'customer_id', 'status', 'kind']) {
       const value = query.filters[filter];
       if (value !== undefined)
@@ -80,12 +76,12 @@ export class MailMessageRepository {
           [filter]: value,
         });
     }
-    return storeScopedListPage(
+    return scopedListPage(
       builder,
       'message',
       { created_at: 'message.created_at', updated_at: 'message.updated_at' },
       query,
-      principal.userId,
+      principal,
     );
   }
 

@@ -6,9 +6,10 @@ import { InvoiceModule } from '../invoice/invoice.module';
 import { LicensingModule } from '../licensing/licensing.module';
 import { OrderModule } from '../order/order.module';
 import { StoreModule } from '../store/store.module';
+import { registerResources } from '../../http/json-api/resource';
 import { EmailController } from './email.controller';
+import { EmailReader } from './email.reader';
 import { EmailSerializer } from './email.serializer';
-import { EmailService } from './email.service';
 import { MailMessage } from './mail-message.entity';
 import { MailMessageRepository } from './mail-message.repository';
 import { MailOutbox } from './mail-outbox';
@@ -23,8 +24,8 @@ import { OrderReceipt } from './order-receipt';
 /**
  * Transactional e-mail: the mail outbox written in the transactions of its
  * causes, the renderers of each kind, the sender (for MailProcessor), the
- * local mailbox. Imported after licensing, so the receipt's purchase
- * extension runs after the license keys exist.
+ * local mailbox. The receipt's purchase extension runs after the license
+ * keys exist (PURCHASE_EXTENSION_ORDER).
  */
 @Module({
   imports: [
@@ -46,8 +47,13 @@ import { OrderReceipt } from './order-receipt';
     MailSender,
     MailboxService,
     OrderReceipt,
-    EmailService,
+    EmailReader,
     EmailSerializer,
+    registerResources({
+      type: 'emails',
+      serializer: EmailSerializer,
+      reader: EmailReader,
+    }),
   ],
   exports: [MailOutbox, MailSender, MailQueue],
 })

@@ -7,6 +7,7 @@ import {
 } from '../checkout/purchase-extension';
 import { InvoiceService } from '../invoice/invoice.service';
 import { LicenseKeyService } from '../licensing/license-key.service';
+import { OrderItemReader, OrderReader } from '../order/order.reader';
 import { OrderService } from '../order/order.service';
 import { StoreService } from '../store/store.service';
 import { MailMessage } from './mail-message.entity';
@@ -26,7 +27,7 @@ const DEFAULT_BUTTON_TEXT = 'View your order';
 
 /**
  * The order receipt: recorded in the purchase's transaction (after the
- * license keys, which this module's import order guarantees), unless the
+ * license keys and the subscription: last in PURCHASE_EXTENSION_ORDER), unless the
  * checkout switched it off with `checkout_options.send_receipt: false`;
  * rendered by the worker from the order as it is then.
  */
@@ -42,6 +43,8 @@ export class OrderReceipt
     private readonly renderers: MailRenderers,
     private readonly outbox: MailOutbox,
     private readonly orders: OrderService,
+    private readonly orderReader: OrderReader,
+    private readonly orderItems: OrderItemReader,
     private readonly stores: StoreService,
     private readonly licenseKeys: LicenseKeyService,
     private readonly invoices: InvoiceService,
@@ -84,10 +87,10 @@ export class OrderReceipt
       apiKeyId: 0,
       testMode: message.testMode,
     };
-    const order = await this.orders.findOne(scope, message.recordId);
+    const order = await this.orderReader.findOne(scope, message.recordId);
     if (!order) return null;
     const [items, keys] = await Promise.all([
-      this.orders.findItemsBy(scope, 'order_id', [order.id]),
+      this.orderItems.findByFilter(scope, 'order_id', [order.id]),
       this.licenseKeys.findByFilter(scope, 'order_id', [order.id]),
     ]);
     const data = message.data as ReceiptData;

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { Reader } from '../../common/reader';
 import { MailMessage } from './mail-message.entity';
 import { MailMessageRepository } from './mail-message.repository';
 
-/** Read-only: what the API's `emails` resource shows of the mail outbox. */
+/** How `emails` are found (registered in MailModule): the mail outbox, read only. */
 @Injectable()
-export class EmailService {
+export class EmailReader implements Reader<MailMessage> {
   constructor(private readonly messages: MailMessageRepository) {}
 
   findMany(principal: Principal, ids: number[]): Promise<MailMessage[]> {
