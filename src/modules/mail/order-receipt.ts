@@ -27,8 +27,8 @@ const DEFAULT_BUTTON_TEXT = 'View your order';
 
 /**
  * The order receipt: recorded in the purchase's transaction (after the
- * license keys and the subscription: last in PURCHASE_EXTENSION_ORDER), unless the
- * checkout switched it off with `checkout_options.send_receipt: false`;
+ * license keys and the subscription: last in PURCHASE_EXTENSION_ORDER),
+ * unless the checkout switched it off with `checkout_options.send_receipt: false`;
  * rendered by the worker from the order as it is then.
  */
 @Injectable()
