@@ -4,10 +4,15 @@ import { Public } from '../../http/auth/public.decorator';
 import { ErrorFormat } from '../../http/errors/error-format';
 import { HtmlPage } from '../../http/html/html-page.decorator';
 import { escapeHtml, htmlPage } from '../../http/html/html';
+import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { MailMessage } from './mail-message.entity';
+import { MailErrors } from './mail.errors';
 import { MailboxService } from './mailbox.service';
+
+/** A message id: one that cannot be an id is the mailbox's own 404. */
+const MESSAGE_ID = new IntegerIdPipe(MailErrors.messageNotFound);
 
 const TEXT_HEADERS = {
   'content-type': 'text/plain; charset=utf-8',
@@ -34,7 +39,7 @@ export class MailboxController {
 
   @Get(':id')
   @HtmlPage()
-  async one(@Param('id') id: string): Promise<string> {
+  async one(@Param('id', MESSAGE_ID) id: number): Promise<string> {
     return renderMessage(await this.mailbox.find(id));
   }
 
@@ -49,7 +54,7 @@ export class MailboxController {
     'content-security-policy',
     "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   )
-  html(@Param('id') id: string): Promise<string> {
+  html(@Param('id', MESSAGE_ID) id: number): Promise<string> {
     return this.mailbox.part(id, 'html');
   }
 
@@ -59,7 +64,7 @@ export class MailboxController {
   @Header('content-type', TEXT_HEADERS['content-type'])
   @Header('cache-control', TEXT_HEADERS['cache-control'])
   @Header('x-content-type-options', TEXT_HEADERS['x-content-type-options'])
-  text(@Param('id') id: string): Promise<string> {
+  text(@Param('id', MESSAGE_ID) id: number): Promise<string> {
     return this.mailbox.part(id, 'text');
   }
 
@@ -69,7 +74,7 @@ export class MailboxController {
   @Header('content-type', TEXT_HEADERS['content-type'])
   @Header('cache-control', TEXT_HEADERS['cache-control'])
   @Header('x-content-type-options', TEXT_HEADERS['x-content-type-options'])
-  source(@Param('id') id: string): Promise<string> {
+  source(@Param('id', MESSAGE_ID) id: number): Promise<string> {
     return this.mailbox.part(id, 'source');
   }
 }

@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { parseIntegerId } from '../../common/ids';
 import { MailMessage } from './mail-message.entity';
 import { MailSender } from './mail-sender.service';
 import { MailErrors } from './mail.errors';
@@ -33,17 +32,16 @@ export class MailboxService {
     });
   }
 
-  async find(rawId: string): Promise<MailMessage> {
+  async find(id: number): Promise<MailMessage> {
     this.checkOpen();
-    const id = parseIntegerId(rawId);
-    const message = id === null ? null : await this.messages.findOneBy({ id });
+    const message = await this.messages.findOneBy({ id });
     if (!message) throw MailErrors.messageNotFound();
     return message;
   }
 
   /** A rendered message's part or raw source; 404 until it is rendered. */
-  async part(rawId: string, part: 'html' | 'text' | 'source'): Promise<string> {
-    const message = await this.find(rawId);
+  async part(id: number, part: 'html' | 'text' | 'source'): Promise<string> {
+    const message = await this.find(id);
     if (message.subject === null) throw MailErrors.messageNotFound();
     if (part === 'source') return this.sender.source(message);
     return message[part]!;
