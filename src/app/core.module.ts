@@ -25,6 +25,7 @@ import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
 import { LicensingModule } from '../modules/licensing/licensing.module';
+import { MailModule } from '../modules/mail/mail.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { QueueModule } from '../queue/queue.module';
@@ -45,6 +46,7 @@ const DOMAIN_MODULES = [
   BillingModule,
   InvoiceModule,
   DeliveryModule,
+  MailModule,
 ];
 
 /** Whether hot reads keep their statements prepared (see `poolQuery`). */

@@ -8,6 +8,7 @@ import { customerOpenApi } from '../modules/customer/customer.openapi';
 import { discountOpenApi } from '../modules/discount/discount.openapi';
 import { invoiceOpenApi } from '../modules/invoice/invoice.openapi';
 import { licensingOpenApi } from '../modules/licensing/licensing.openapi';
+import { mailOpenApi } from '../modules/mail/mail.openapi';
 import { orderOpenApi } from '../modules/order/order.openapi';
 import { storeOpenApi } from '../modules/store/store.openapi';
 import { webhooksOpenApi } from '../modules/webhooks/webhooks.openapi';
@@ -30,4 +31,5 @@ export const OPENAPI_CONTRIBUTIONS: OpenApiContribution[] = [
   licensingOpenApi,
   invoiceOpenApi,
   webhooksOpenApi,
+  mailOpenApi,
 ];

@@ -11,6 +11,8 @@ import { InvoicePdfProcessor } from '../modules/invoice/invoice-pdf.processor';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { PaymentSweepProcessor } from '../modules/payment/payment-sweep.processor';
 import { PaymentModule } from '../modules/payment/payment.module';
+import { MailModule } from '../modules/mail/mail.module';
+import { MailProcessor } from '../modules/mail/mail.processor';
 import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
@@ -27,6 +29,7 @@ import { StorageModule } from '../storage/storage.module';
     InvoiceModule,
     PaymentModule,
     StorageModule,
+    MailModule,
   ],
   providers: [
     ApiKeyUsageProcessor,
@@ -37,6 +40,7 @@ import { StorageModule } from '../storage/storage.module';
     ExchangeRateRefreshProcessor,
     InvoicePdfProcessor,
     PaymentSweepProcessor,
+    MailProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -5,6 +5,7 @@ const quickstart = {
   storeId: 1,
   apiKey: 'zest_test_abc-DEF_123',
   docsUrl: 'http://localhost:3000/docs',
+  mailboxUrl: 'http://localhost:3000/dev/mailbox',
   dataDir: './.data',
 };
 
@@ -23,5 +24,6 @@ describe('quickstart banner', () => {
     expect(banner).toContain('Zest is running at http://localhost:3000');
     expect(banner).toContain('zest_test_abc-DEF_123');
     expect(banner).toContain('http://localhost:3000/docs');
+    expect(banner).toContain('http://localhost:3000/dev/mailbox');
   });
 });

@@ -10,6 +10,8 @@ export interface Quickstart {
   /** Null when the key was made before the key file existed (shown once, never stored). */
   apiKey: string | null;
   docsUrl: string;
+  /** The local mailbox: every receipt the demo sends (README "E-mail"). */
+  mailboxUrl: string;
   dataDir: string;
 }
 
@@ -30,6 +32,7 @@ export async function seedDemoOnFirstStart(
     storeId: seed.store_id,
     apiKey: existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : null,
     docsUrl: `${config.http.publicBaseUrl}/docs`,
+    mailboxUrl: `${config.http.publicBaseUrl}/dev/mailbox`,
     dataDir: config.database.dataDir,
   };
   announce(quickstart, config);
@@ -57,6 +60,7 @@ export function quickstartBanner(quickstart: Quickstart): string {
     `  Demo store id:           ${quickstart.storeId}`,
     `  Demo test-mode API key:  ${quickstart.apiKey ?? '(made before it was kept; create one: npm run cli -- api-keys:create --help)'}`,
     `  API reference:           ${quickstart.docsUrl}`,
+    `  E-mail sent (mailbox):   ${quickstart.mailboxUrl}`,
     `  Data:                    ${quickstart.dataDir}`,
     '',
     'Try:',

@@ -644,6 +644,190 @@ export const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  'stores:mail': {
+    description:
+      "Show or set a store's e-mail: From, Reply-To and the kinds it does not send (an empty value resets one).",
+    options: {
+      store: {
+        type: 'string',
+        value: '<id>',
+        integer: true,
+        required: true,
+        description: 'The store id.',
+      },
+      from: {
+        type: 'string',
+        value: '<mailbox>',
+        description:
+          'From, e.g. "Ann\'s Shop <shop@example.com>"; empty: MAIL_FROM under the store name.',
+      },
+      'reply-to': {
+        type: 'string',
+        value: '<mailbox>',
+        description: 'Reply-To; empty: none.',
+      },
+      disable: {
+        type: 'string',
+        value: '<kinds>',
+        description:
+          'The kinds of e-mail the store does not send, comma-separated (order_receipt); empty: send all.',
+      },
+    },
+    example: 'stores:mail --store 1 --from "Ann <ann@example.com>"',
+    async run(values, { app, query }) {
+      const id = integer(values, 'store');
+      const [owner] = await query<{ user_id: number }>(
+        `SELECT user_id FROM stores WHERE id = $1`,
+        [id],
+      );
+      if (!owner) throw new UsageError(`There is no store ${id}`);
+      const from = values.from as string | undefined;
+      const replyTo = values['reply-to'] as string | undefined;
+      const disable = values.disable as string | undefined;
+      if (
+        from !== undefined ||
+        replyTo !== undefined ||
+        disable !== undefined
+      ) {
+        const { StoreService } = await application();
+        await (
+          await app()
+        )
+          .get(StoreService)
+          .update({ userId: owner.user_id, apiKeyId: 0, testMode: false }, id, {
+            mailFrom: from === undefined ? undefined : from || null,
+            mailReplyTo: replyTo === undefined ? undefined : replyTo || null,
+            mailDisabledKinds:
+              disable === undefined
+                ? undefined
+                : disable
+                    .split(',')
+                    .map((kind) => kind.trim())
+                    .filter(Boolean),
+          });
+      }
+      const [store] = await query<{
+        mail_from: string | null;
+        mail_reply_to: string | null;
+        mail_disabled_kinds: string[];
+      }>(
+        `SELECT mail_from, mail_reply_to, mail_disabled_kinds FROM stores WHERE id = $1`,
+        [id],
+      );
+      return { store_id: id, ...store };
+    },
+  },
+  'mail:list': {
+    description:
+      'List recorded e-mail, newest first: kind, recipient, subject, status, attempts.',
+    options: {
+      store: {
+        type: 'string',
+        value: '<id>',
+        integer: true,
+        description: "Only this store's messages.",
+      },
+      limit: {
+        type: 'string',
+        value: '<n>',
+        integer: true,
+        description: 'At most this many (default 50).',
+      },
+    },
+    example: 'mail:list --store 1 --limit 20',
+    table: 'messages',
+    async run(values, { query }) {
+      const { where, parameters } = filterBy(values, 'store', 'store_id');
+      const limit = positiveInteger(values, 'limit') ?? 50;
+      const rows = await query<{
+        id: number;
+        store_id: number;
+        kind: string;
+        to_address: string;
+        subject: string | null;
+        status: string;
+        attempts: number;
+        test_mode: boolean;
+        created_at: Date;
+      }>(
+        `SELECT id, store_id, kind, to_address, subject, status, attempts,
+                test_mode, created_at
+           FROM mail_messages ${where}
+          ORDER BY id DESC LIMIT $${parameters.length + 1}`,
+        [...parameters, limit],
+      );
+      return {
+        messages: rows.map((row) => ({
+          id: row.id,
+          store_id: row.store_id,
+          kind: row.kind,
+          to: row.to_address,
+          subject: row.subject,
+          status: row.status,
+          attempts: row.attempts,
+          test_mode: row.test_mode,
+          created_at: timestamp(row.created_at),
+        })),
+      };
+    },
+  },
+  'mail:show': {
+    description:
+      'Show one recorded e-mail: envelope, status, SMTP reply and its text part (or HTML).',
+    arguments: [
+      {
+        name: 'id',
+        required: true,
+        integer: true,
+        description: 'The message id (see mail:list).',
+      },
+    ],
+    options: {
+      html: {
+        type: 'boolean',
+        description: 'Print the HTML part instead of the text part.',
+      },
+    },
+    example: 'mail:show 1',
+    async run(values, { query }) {
+      const id = Number(values.id);
+      const [row] = await query<{
+        id: number;
+        store_id: number;
+        kind: string;
+        cause_key: string;
+        to_address: string;
+        from_address: string | null;
+        reply_to: string | null;
+        subject: string | null;
+        status: string;
+        attempts: number;
+        smtp_reply: string | null;
+        message_id: string | null;
+        test_mode: boolean;
+        created_at: Date;
+        sent_at: Date | null;
+        html: string | null;
+        text: string | null;
+      }>(
+        `SELECT id, store_id, kind, cause_key, to_address, from_address,
+                reply_to, subject, status, attempts, smtp_reply, message_id,
+                test_mode, created_at, sent_at, html, text
+           FROM mail_messages WHERE id = $1`,
+        [id],
+      );
+      if (!row) throw new UsageError(`There is no message ${id}`);
+      const { html, text, to_address, from_address, ...fields } = row;
+      return {
+        ...fields,
+        from: from_address,
+        to: to_address,
+        created_at: timestamp(row.created_at),
+        sent_at: timestamp(row.sent_at),
+        ...(values.html === true ? { html } : { text }),
+      };
+    },
+  },
   'billing:renew': {
     description:
       'Run one renewal sweep (renewals, payment retries, unpausing, expiry) as of an instant.',

@@ -26,8 +26,31 @@ describe('loadConfig', () => {
   it('requires APP_KEY in production and defaults REQUIRE_HTTPS on there', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(
-      loadConfig({ ...base, NODE_ENV: 'production' }).http.requireHttps,
+      loadConfig({ ...base, NODE_ENV: 'production', MAIL_DISABLED: 'true' })
+        .http.requireHttps,
     ).toBe(true);
+  });
+
+  it('refuses production without MAIL_URL unless MAIL_DISABLED, and serves the mailbox outside production only', () => {
+    const production = { ...base, NODE_ENV: 'production' };
+    expect(() => loadConfig(production)).toThrow(/MAIL_URL: is required/);
+    expect(
+      loadConfig({ ...production, MAIL_DISABLED: 'true' }).mail,
+    ).toMatchObject({ url: null, disabled: true, mailbox: false });
+    expect(
+      loadConfig({ ...production, MAIL_URL: 'smtps://u:p@mail.example.com' })
+        .mail,
+    ).toMatchObject({ url: 'smtps://u:p@mail.example.com', mailbox: false });
+    expect(loadConfig(base).mail).toMatchObject({ url: null, mailbox: true });
+    expect(() => loadConfig({ ...base, MAIL_URL: 'http://x' })).toThrow(
+      /MAIL_URL: must be an smtp/,
+    );
+    expect(() =>
+      loadConfig({ ...base, MAIL_DKIM_DOMAIN: 'example.com' }),
+    ).toThrow(/MAIL_DKIM_SELECTOR: is required when MAIL_DKIM_DOMAIN is set/);
+    expect(() =>
+      loadConfig({ ...base, MAIL_FROM: 'two@a.com, b@c.com' }),
+    ).toThrow(/MAIL_FROM/);
   });
 
   it('treats empty strings as unset', () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseDurationList } from '../common/durations';
+import { parseMailbox } from '../common/mail-address';
 import { parseStorageUrl, S3StorageSettings } from '../storage/storage-url';
 
 const booleanFlag = z
@@ -75,10 +76,18 @@ const postgresUrl = z.url({
   error: 'must be a postgres:// URL',
 });
 
+const mailUrl = z.url({
+  protocol: /^smtps?$/,
+  error: 'must be an smtp:// or smtps:// URL',
+});
+
 const redisUrl = z.url({
   protocol: /^rediss?$/,
   error: 'must be a redis:// or rediss:// URL',
 });
+
+/** A minute, then growing waits: the last try is about a day after the first. */
+export const DEFAULT_MAIL_RETRY_DELAYS = '1m,5m,15m,1h,2h*11';
 
 /** 5 s, 25 s, 125 s as Lemon Squeezy does, then hourly: the last try is within 24 h of the first. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,25s,125s,1h*23';
@@ -171,6 +180,19 @@ const environmentSchema = z.object({
   WEBHOOK_RELAY_INTERVAL_MS: positiveInt.default(5000),
   WEBHOOK_CONCURRENCY: positiveInt.default(100),
   WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
+  MAIL_URL: mailUrl.optional(),
+  MAIL_FROM: z.string().min(3).max(320).optional(),
+  MAIL_DISABLED: booleanFlag.default(false),
+  MAIL_DKIM_DOMAIN: z.string().min(1).optional(),
+  MAIL_DKIM_SELECTOR: z.string().min(1).optional(),
+  MAIL_DKIM_PRIVATE_KEY: z.string().min(1).optional(),
+  MAIL_RETRY_DELAYS: durationList.default(
+    parseDurationList(DEFAULT_MAIL_RETRY_DELAYS),
+  ),
+  MAIL_SWEEP_INTERVAL_MS: positiveInt.default(5000),
+  MAIL_CONCURRENCY: positiveInt.default(40),
+  MAIL_SMTP_CONNECTIONS: positiveInt.default(10),
+  MAIL_TIMEOUT_MS: positiveInt.default(30000),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -289,6 +311,32 @@ export interface AppConfig {
     /** Events and their delivery log are deleted after this many days. */
     retentionDays: number;
   };
+  mail: {
+    /** The SMTP server (`smtp://user:pass@host:587`, `smtps://…`); null keeps messages in the local mailbox only. */
+    url: string | null;
+    /** The deployment's From address, for stores that set none. */
+    from: string;
+    /** No message is recorded or sent (MAIL_DISABLED=true). */
+    disabled: boolean;
+    /** DKIM signing of every message; null without MAIL_DKIM_*. */
+    dkim: {
+      domainName: string;
+      keySelector: string;
+      privateKey: string;
+    } | null;
+    /** Waits before each retry of a temporary failure; after the last, the message is failed. */
+    retryDelaysMs: number[];
+    /** How often the worker looks for due messages without a nudge. */
+    sweepIntervalMs: number;
+    /** Messages in flight per worker process (rendering, claiming, sending). */
+    concurrency: number;
+    /** Pooled SMTP connections per worker process; sends beyond them wait for one. */
+    smtpConnections: number;
+    /** An SMTP connection, greeting or reply slower than this fails the attempt. */
+    timeoutMs: number;
+    /** The local mailbox page (/dev/mailbox) is served: outside production only. */
+    mailbox: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -351,6 +399,29 @@ export function loadConfig(
     throw new ConfigError(
       missingFonts.map((name) => `${name}: no such file: ${e[name]}`),
     );
+  }
+  if (production && !e.MAIL_URL && !e.MAIL_DISABLED) {
+    throw new ConfigError([
+      'MAIL_URL: is required when NODE_ENV=production (set MAIL_DISABLED=true to send no e-mail)',
+    ]);
+  }
+  const dkimVariables = [
+    'MAIL_DKIM_DOMAIN',
+    'MAIL_DKIM_SELECTOR',
+    'MAIL_DKIM_PRIVATE_KEY',
+  ] as const;
+  const dkimSet = dkimVariables.filter((name) => e[name] !== undefined);
+  if (dkimSet.length > 0 && dkimSet.length < dkimVariables.length) {
+    throw new ConfigError(
+      dkimVariables
+        .filter((name) => e[name] === undefined)
+        .map((name) => `${name}: is required when ${dkimSet[0]} is set`),
+    );
+  }
+  if (e.MAIL_FROM !== undefined && !parseMailbox(e.MAIL_FROM)) {
+    throw new ConfigError([
+      'MAIL_FROM: must be one address, optionally with a name: Shop <shop@example.com>',
+    ]);
   }
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
@@ -418,6 +489,26 @@ export function loadConfig(
       relayIntervalMs: e.WEBHOOK_RELAY_INTERVAL_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
+    },
+    mail: {
+      url: e.MAIL_URL ?? null,
+      from: e.MAIL_FROM ?? `Zest <no-reply@${new URL(publicBaseUrl).hostname}>`,
+      disabled: e.MAIL_DISABLED,
+      dkim:
+        e.MAIL_DKIM_DOMAIN && e.MAIL_DKIM_SELECTOR && e.MAIL_DKIM_PRIVATE_KEY
+          ? {
+              domainName: e.MAIL_DKIM_DOMAIN,
+              keySelector: e.MAIL_DKIM_SELECTOR,
+              // A key in an environment variable often has its newlines escaped.
+              privateKey: e.MAIL_DKIM_PRIVATE_KEY.replace(/\\n/g, '\n'),
+            }
+          : null,
+      retryDelaysMs: e.MAIL_RETRY_DELAYS,
+      sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS,
+      concurrency: e.MAIL_CONCURRENCY,
+      smtpConnections: e.MAIL_SMTP_CONNECTIONS,
+      timeoutMs: e.MAIL_TIMEOUT_MS,
+      mailbox: !production,
     },
   };
 }

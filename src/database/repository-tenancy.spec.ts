@@ -15,7 +15,7 @@ import {
  * fails here until it uses it or is added with a reason.
  */
 
-/** Workers and sweeps acting for every store (renewals and dunning, the webhook relay, sender and retention). */
+/** Workers and sweeps acting for every store (renewals and dunning, the webhook relay, sender and retention, the mail sender). */
 const SYSTEM = 'system';
 /** Public lookups whose unguessable identifier or server-signed link is the permission (receipt, invoice and portal links, buy_now_url, license keys, file downloads, hosted checkouts, bill-to tokens). */
 const LINK = 'link';
@@ -136,6 +136,13 @@ const EXCEPTIONS: Record<string, string> = {
   'WebhookRepository.insert': HELD,
   'WebhookRepository.update': HELD,
   'WebhookRepository.delete': HELD,
+  'MailMessageRepository.findById': SYSTEM,
+  'MailMessageRepository.takeDue': SYSTEM,
+  'MailMessageRepository.requeueExpiredClaims': SYSTEM,
+  'MailMessageRepository.claim': SYSTEM,
+  'MailMessageRepository.failUnsendable': SYSTEM,
+  'MailMessageRepository.markRetry': SYSTEM,
+  'MailMessageRepository.settle': SYSTEM,
 };
 
 const SRC = resolve(process.cwd(), 'src');

@@ -144,7 +144,12 @@ describe('catalog: a store stocked over the API', () => {
         },
       }).expect(201);
       const store = created.body.data;
-      expect(Object.keys(store.attributes)).toHaveLength(15);
+      // The spec's 15 attributes and Zest's `stripe` extension (never a key).
+      expect(Object.keys(store.attributes)).toHaveLength(16);
+      expect(store.attributes.stripe).toEqual({
+        mode: 'test',
+        configured: false,
+      });
       expect(store.attributes).toMatchObject({
         name: 'Pixel Goods',
         slug: 'pixel-goods',

@@ -15,6 +15,7 @@ import { RefundStatus1764100000000 } from './1764100000000-refund-status';
 import { SubscriptionInvoiceCustomerIndex1764110000000 } from './1764110000000-subscription-invoice-customer-index';
 import { InvoiceBillTo1764150000000 } from './1764150000000-invoice-bill-to';
 import { PaymentAttempts1795632993398 } from './1795632993398-payment-attempts';
+import { Mail1795633103041 } from './1795633103041-mail';
 import { FileStorage1795633475731 } from './1795633475731-file-storage';
 import { StripeCredentials1795634084914 } from './1795634084914-stripe-credentials';
 
@@ -37,6 +38,7 @@ export const migrations = [
   SubscriptionInvoiceCustomerIndex1764110000000,
   InvoiceBillTo1764150000000,
   PaymentAttempts1795632993398,
+  Mail1795633103041,
   FileStorage1795633475731,
   StripeCredentials1795634084914,
 ];

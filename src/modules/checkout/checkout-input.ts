@@ -169,6 +169,12 @@ export function checkoutOptions(raw: unknown): CheckoutOptions {
   // Optional keys appear in the response only when they were supplied (as upstream).
   if (value.dark !== undefined && value.dark !== null)
     options.dark = flag(value.dark, false, `${path}/dark`);
+  if (value.send_receipt !== undefined && value.send_receipt !== null)
+    options.send_receipt = flag(
+      value.send_receipt,
+      true,
+      `${path}/send_receipt`,
+    );
   for (const key of COLOR_KEYS) {
     if (value[key] === undefined || value[key] === null) continue;
     const color = value[key];

@@ -25,6 +25,8 @@ export interface CheckoutOptions {
   quantity: number;
   subscription_preview: boolean;
   dark?: boolean;
+  /** Extension: false sends no receipt e-mail for this checkout's orders. */
+  send_receipt?: boolean;
   [color: `${string}_color`]: string | undefined;
 }
 

@@ -30,11 +30,15 @@ const checkoutOptions = exact(
     quantity: int(),
     subscription_preview: bool(),
     dark: bool('Deprecated.'),
+    send_receipt: bool(
+      'Extension: false sends no receipt e-mail for orders of this checkout (default true).',
+    ),
     ...Object.fromEntries(COLOR_KEYS.map((name) => [name, str()])),
   },
   {
-    optional: ['dark', ...COLOR_KEYS],
-    description: 'A colour key appears only when it was supplied.',
+    optional: ['dark', 'send_receipt', ...COLOR_KEYS],
+    description:
+      '`dark`, `send_receipt` and a colour key appear only when they were supplied.',
   },
 );
 

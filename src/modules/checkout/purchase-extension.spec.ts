@@ -13,8 +13,8 @@ function recording(calls: string[], name: PurchaseExtensionName) {
 }
 
 describe('PurchaseExtensions', () => {
-  it('states the order: license keys, then the subscription', () => {
-    expect(PURCHASE_EXTENSION_ORDER).toEqual(['licensing', 'billing']);
+  it('states the order: license keys, then the subscription, then the receipt', () => {
+    expect(PURCHASE_EXTENSION_ORDER).toEqual(['licensing', 'billing', 'mail']);
   });
 
   it('runs extensions in the declared order, whatever the registration order', async () => {

@@ -42,11 +42,16 @@ export interface PurchaseContext {
 
 /**
  * The extensions of a purchase, in the order they run: license keys, then
- * the subscription (its item, initial invoice and events). Each name is
+ * the subscription (its item, initial invoice and events), then the order
+ * receipt in the mail outbox (which lists the keys). Each name is
  * registered by exactly one module; the order is this list, never the order
  * Nest happens to initialise the modules in.
  */
-export const PURCHASE_EXTENSION_ORDER = ['licensing', 'billing'] as const;
+export const PURCHASE_EXTENSION_ORDER = [
+  'licensing',
+  'billing',
+  'mail',
+] as const;
 
 export type PurchaseExtensionName = (typeof PURCHASE_EXTENSION_ORDER)[number];
 

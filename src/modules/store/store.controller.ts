@@ -41,6 +41,9 @@ export class StoreController {
       domain,
       currency,
       country,
+      mailFrom: body.attributes.mail_from,
+      mailReplyTo: body.attributes.mail_reply_to,
+      mailDisabledKinds: body.attributes.mail_disabled_kinds,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -52,8 +55,24 @@ export class StoreController {
     @Param('id', IntegerIdPipe) id: number,
     @JsonApiBody(STORE_UPDATE) body: WriteDocument<StoreUpdateAttributes>,
   ) {
-    const { stripe, ...changes } = body.attributes;
-    const store = await this.service.update(principal, id, changes, stripe);
+    const {
+      stripe,
+      mail_from,
+      mail_reply_to,
+      mail_disabled_kinds,
+      ...attributes
+    } = body.attributes;
+    const store = await this.service.update(
+      principal,
+      id,
+      {
+        ...attributes,
+        mailFrom: mail_from,
+        mailReplyTo: mail_reply_to,
+        mailDisabledKinds: mail_disabled_kinds,
+      },
+      stripe,
+    );
     return this.jsonApi.single(this.stores, store, principal);
   }
 

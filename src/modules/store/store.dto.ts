@@ -1,5 +1,6 @@
 import { PartialType } from '@nestjs/swagger';
 import {
+  IsArray,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -30,6 +31,24 @@ export class StoreAttributes {
   @IsOptional()
   @IsString()
   country?: string;
+
+  /** Extension: the From of the store's e-mail; null for MAIL_FROM. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  mail_from?: string | null;
+
+  /** Extension: the Reply-To of the store's e-mail; null for none. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  mail_reply_to?: string | null;
+
+  /** Extension: the kinds of e-mail the store does not send, e.g. ["order_receipt"]. */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  mail_disabled_kinds?: string[];
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {

@@ -36,6 +36,18 @@ export class Store {
   @Column({ type: 'char', length: 3 })
   currency: string;
 
+  /** The From of the store's e-mail (`Shop <shop@example.com>`); null: MAIL_FROM. */
+  @Column({ name: 'mail_from', type: 'text', nullable: true })
+  mailFrom: string | null;
+
+  /** The Reply-To of the store's e-mail; null: none. */
+  @Column({ name: 'mail_reply_to', type: 'text', nullable: true })
+  mailReplyTo: string | null;
+
+  /** The kinds of e-mail (`MAIL_KINDS`) the store does not send. */
+  @Column({ name: 'mail_disabled_kinds', type: 'text', array: true })
+  mailDisabledKinds: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -5,8 +5,11 @@ import { isCountryCode } from '../../common/country-codes';
 import { Clock } from '../../common/clock';
 import { ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { parseMailbox } from '../../common/mail-address';
 import { Transactions } from '../../database/transactions';
 import { ExchangeRates } from '../currency/exchange-rates.service';
+import { MAIL_KINDS } from '../mail/mail-kinds';
+import { MailErrors } from '../mail/mail.errors';
 import {
   StripeCredentialsService,
   StripeKeysInput,
@@ -25,6 +28,12 @@ export interface NewStore {
   domain?: string | null;
   currency?: string;
   country?: string;
+  /** Extension: the From of the store's e-mail; null for MAIL_FROM. */
+  mailFrom?: string | null;
+  /** Extension: the Reply-To of the store's e-mail; null for none. */
+  mailReplyTo?: string | null;
+  /** Extension: the kinds of e-mail (MAIL_KINDS) the store does not send. */
+  mailDisabledKinds?: string[];
 }
 
 export function isCurrencyCode(code: string): boolean {
@@ -66,6 +75,25 @@ function validateStoreFields(input: StoreChanges): StoreChanges {
     throw StoreErrors.invalidDomain();
   }
   if (input.domain) fields.domain = input.domain.toLowerCase();
+  for (const [key, attribute] of [
+    ['mailFrom', 'mail_from'],
+    ['mailReplyTo', 'mail_reply_to'],
+  ] as const) {
+    const value = input[key];
+    if (value === undefined || value === null) continue;
+    if (!parseMailbox(value)) throw MailErrors.invalidMailbox(attribute);
+    fields[key] = value.trim();
+  }
+  if (input.mailDisabledKinds !== undefined) {
+    if (
+      input.mailDisabledKinds === null ||
+      !input.mailDisabledKinds.every((kind) =>
+        (MAIL_KINDS as readonly string[]).includes(kind),
+      )
+    )
+      throw MailErrors.unknownKind('mail_disabled_kinds');
+    fields.mailDisabledKinds = [...new Set(input.mailDisabledKinds)];
+  }
   return fields;
 }
 
@@ -109,6 +137,9 @@ export class StoreService {
         plan: 'fresh',
         country: fields.country ?? 'US',
         currency: fields.currency ?? 'USD',
+        mailFrom: fields.mailFrom ?? null,
+        mailReplyTo: fields.mailReplyTo ?? null,
+        mailDisabledKinds: fields.mailDisabledKinds ?? [],
       }),
     );
   }
@@ -136,6 +167,11 @@ export class StoreService {
     if (fields.domain !== undefined) store.domain = fields.domain;
     if (fields.country !== undefined) store.country = fields.country;
     if (fields.currency !== undefined) store.currency = fields.currency;
+    if (fields.mailFrom !== undefined) store.mailFrom = fields.mailFrom;
+    if (fields.mailReplyTo !== undefined)
+      store.mailReplyTo = fields.mailReplyTo;
+    if (fields.mailDisabledKinds !== undefined)
+      store.mailDisabledKinds = fields.mailDisabledKinds;
     const saved = await this.transactions.run(async (manager) => {
       const written = await this.saveUnique(store, manager);
       if (keys) await this.stripe.set(manager, id, principal.testMode, keys);

@@ -1,0 +1,60 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CheckoutModule } from '../checkout/checkout.module';
+import { InvoiceModule } from '../invoice/invoice.module';
+import { LicensingModule } from '../licensing/licensing.module';
+import { OrderModule } from '../order/order.module';
+import { StoreModule } from '../store/store.module';
+import { registerResources } from '../../http/json-api/resource';
+import { EmailController } from './email.controller';
+import { EmailReader } from './email.reader';
+import { EmailSerializer } from './email.serializer';
+import { MailMessage } from './mail-message.entity';
+import { MailMessageRepository } from './mail-message.repository';
+import { MailOutbox } from './mail-outbox';
+import { MailRenderers } from './mail-renderers';
+import { MailSender } from './mail-sender.service';
+import { MailTransport } from './mail-transport';
+import { MAIL_QUEUE, MailQueue } from './mail.queue';
+import { MailboxController } from './mailbox.controller';
+import { MailboxService } from './mailbox.service';
+import { OrderReceipt } from './order-receipt';
+
+/**
+ * Transactional e-mail: the mail outbox written in the transactions of its
+ * causes, the renderers of each kind, the sender (for MailProcessor), the
+ * local mailbox. The receipt's purchase extension runs after the license
+ * keys exist (PURCHASE_EXTENSION_ORDER).
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([MailMessage]),
+    BullModule.registerQueue({ name: MAIL_QUEUE }),
+    StoreModule,
+    OrderModule,
+    CheckoutModule,
+    LicensingModule,
+    InvoiceModule,
+  ],
+  controllers: [MailboxController, EmailController],
+  providers: [
+    MailQueue,
+    MailOutbox,
+    MailMessageRepository,
+    MailRenderers,
+    MailTransport,
+    MailSender,
+    MailboxService,
+    OrderReceipt,
+    EmailReader,
+    EmailSerializer,
+    registerResources({
+      type: 'emails',
+      serializer: EmailSerializer,
+      reader: EmailReader,
+    }),
+  ],
+  exports: [MailOutbox, MailSender, MailQueue],
+})
+export class MailModule {}

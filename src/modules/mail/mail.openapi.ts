@@ -1,0 +1,87 @@
+import { htmlResponse } from '../../http/openapi/json-api-schemas';
+import { bool, int, nullable, str, ts } from '../../http/openapi/schema';
+import type {
+  OpenApiContribution,
+  OperationDoc,
+} from '../../http/openapi/openapi-contribution';
+
+const refusals = {
+  '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+  default: { $ref: '#/components/responses/HtmlRefusal' },
+};
+
+function textPart(summary: string, description: string): OperationDoc {
+  return {
+    summary,
+    description,
+    tags: ['Local mailbox'],
+    responses: {
+      '200': {
+        description,
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+      ...refusals,
+    },
+  };
+}
+
+const OUTSIDE_PRODUCTION =
+  'Outside production only (404 when NODE_ENV=production); no API key.';
+
+export const mailOpenApi: OpenApiContribution = {
+  resources: [
+    {
+      type: 'emails',
+      description:
+        'Extension, read only: an e-mail Zest recorded for a buyer, with its status and the SMTP reply.',
+      attributes: {
+        store_id: int(),
+        customer_id: nullable(int()),
+        kind: str('`order_receipt`.'),
+        to: str(),
+        from: nullable(str('Set once the message is rendered.')),
+        reply_to: nullable(str()),
+        subject: nullable(str('Set once the message is rendered.')),
+        status: str('`queued`, `sending`, `sent` or `failed`.'),
+        status_formatted: str(),
+        attempts: int(),
+        smtp_reply: nullable(
+          str("The SMTP server's last reply, or why there was none."),
+        ),
+        message_id: nullable(str()),
+        sent_at: nullable(ts()),
+        created_at: ts(),
+        updated_at: ts(),
+        test_mode: bool(),
+      },
+    },
+  ],
+  operations: {
+    'GET /dev/mailbox': {
+      summary: 'Local mailbox',
+      description: `Every recorded e-mail, newest first (the latest 100). ${OUTSIDE_PRODUCTION}`,
+      tags: ['Local mailbox'],
+      responses: { '200': htmlResponse('The mailbox page.'), ...refusals },
+    },
+    'GET /dev/mailbox/{id}': {
+      summary: 'A message in the local mailbox',
+      description: `Its envelope, status and SMTP reply, with links to its parts. ${OUTSIDE_PRODUCTION}`,
+      tags: ['Local mailbox'],
+      responses: { '200': htmlResponse('The message page.'), ...refusals },
+    },
+    'GET /dev/mailbox/{id}/html': {
+      summary: "A message's HTML part",
+      description: `As the recipient sees it (no scripts). ${OUTSIDE_PRODUCTION}`,
+      tags: ['Local mailbox'],
+      responses: { '200': htmlResponse('The HTML part.'), ...refusals },
+    },
+    'GET /dev/mailbox/{id}/text': textPart(
+      "A message's text part",
+      `The plain-text part. ${OUTSIDE_PRODUCTION}`,
+    ),
+    'GET /dev/mailbox/{id}/source': textPart(
+      "A message's raw source",
+      `The message as the SMTP server receives it (RFC 5322, without the DKIM signature). ${OUTSIDE_PRODUCTION}`,
+    ),
+  },
+};

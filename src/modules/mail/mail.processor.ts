@@ -1,0 +1,68 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import {
+  Inject,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { Job } from 'bullmq';
+import { RepeatingTask, repeatEvery } from '../../common/repeat-every';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { MailSender } from './mail-sender.service';
+import { MAIL_QUEUE, MailJobName, MailQueue, MailSendJob } from './mail.queue';
+
+/**
+ * Sends the mail outbox: `dispatch` jobs (commit nudges, and a job
+ * scheduler every MAIL_SWEEP_INTERVAL_MS that also recovers expired claims)
+ * and `send` jobs, MAIL_CONCURRENCY at once.
+ */
+// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
+// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
+@Processor(MAIL_QUEUE, { drainDelay: 1 })
+export class MailProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, OnModuleDestroy
+{
+  private readonly logger = new Logger(MailProcessor.name);
+  private schedules: RepeatingTask | undefined;
+
+  constructor(
+    private readonly sender: MailSender,
+    private readonly queue: MailQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap() {
+    this.worker.concurrency = this.config.mail.concurrency;
+    const every = this.config.mail.sweepIntervalMs;
+    this.schedules = repeatEvery(
+      Math.max(10 * every, 1000),
+      () => this.queue.scheduleDispatch(every),
+      (error) =>
+        this.logger.warn({ err: error }, 'Could not schedule mail dispatch'),
+    );
+  }
+
+  onModuleDestroy() {
+    this.schedules?.stop();
+  }
+
+  @OnWorkerEvent('error')
+  onWorkerError(error: Error) {
+    this.logger.warn({ err: error }, 'Mail worker error');
+  }
+
+  /** A job that threw (database away, a renderer bug): BullMQ retries it. */
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined, error: Error) {
+    this.logger.warn({ err: error, jobId: job?.id }, 'Mail job failed');
+  }
+
+  async process(job: Job<MailSendJob | null, void, MailJobName>) {
+    if (job.name === 'dispatch') await this.sender.dispatch();
+    else if (job.data) await this.sender.attempt(job.data);
+  }
+}
