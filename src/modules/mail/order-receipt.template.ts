@@ -1,4 +1,4 @@
-import mjml from 'mjml';
+import type mjml2html from 'mjml';
 import { formatMoney } from '../../common/money/format';
 import { RenderedMail } from './mail-kinds';
 
@@ -74,9 +74,22 @@ class Slots {
 const compiledShapes = new Map<string, string>();
 const MAX_SHAPES = 200;
 
+let mjmlLoaded: Promise<typeof mjml2html> | null = null;
+
+/**
+ * MJML (about 54 MiB of heap) loads on the first render, which happens in
+ * the worker: the API process only records messages, and its heap is capped
+ * at 128 MiB in production.
+ */
+function loadMjml(): Promise<typeof mjml2html> {
+  mjmlLoaded ??= import('mjml').then((module) => module.default);
+  return mjmlLoaded;
+}
+
 async function compile(source: string): Promise<string> {
   const cached = compiledShapes.get(source);
   if (cached !== undefined) return cached;
+  const mjml = await loadMjml();
   const { html, errors } = await mjml(source, {
     validationLevel: 'strict',
     minify: false,
