@@ -129,7 +129,9 @@ describe('catalog through the official SDK', () => {
     });
     expect(one.error).toBeNull();
     const attributes = one.data!.data.attributes;
-    expect(Object.keys(attributes)).toHaveLength(27);
+    // The spec's 27 attributes and Zest's `download_limit` extension.
+    expect(Object.keys(attributes)).toHaveLength(28);
+    expect(attributes).toHaveProperty('download_limit', null);
     expect(attributes).toMatchObject({
       price: 900,
       is_subscription: true,
@@ -161,7 +163,9 @@ describe('catalog through the official SDK', () => {
     expect(none.data?.data).toEqual([]);
     const one = await getFile(fileId, { include: ['variant'] });
     expect(one.error).toBeNull();
-    expect(Object.keys(one.data!.data.attributes)).toHaveLength(13);
+    // The spec's 13 attributes and Zest's `sha256` extension.
+    expect(Object.keys(one.data!.data.attributes)).toHaveLength(14);
+    expect(one.data!.data.attributes).toHaveProperty('sha256');
     expect(one.data?.data.attributes.name).toBe('bundle.zip');
   });
 

@@ -69,7 +69,10 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
         'prices.current-of-product',
         'stores.by-id',
         'customers.insert-or-find',
-        'orders.assign-number-and-record-created',
+        'orders.assign-number',
+        // The settlement once the payment went through: its event and receipt.
+        'webhook-events.insert',
+        'mail-messages.insert',
         // The reads.
         'orders.first-items-one',
         'orders.visible-one',
