@@ -46,8 +46,12 @@ export class MailProcessor
     );
   }
 
-  onModuleDestroy() {
+  async onModuleDestroy() {
     this.schedules?.stop();
+    // Closing waits for no job in flight: an interrupted attempt keeps its
+    // claim, which expires and is sent again (README "E-mail"). A graceful
+    // close hung on the embedded database's single session.
+    await this.worker.close(true);
   }
 
   @OnWorkerEvent('error')
