@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
@@ -83,36 +82,10 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     const attempt = await this.transactions.run(async (manager) => {
       const invoice = await this.invoices.lockVisible(manager, principal, id);
       if (!invoice) throw AppError.notFound();
-      const pending = await this.attempts.pendingRefunds(
-        manager,
-        INVOICE_REFUND,
-        invoice.id,
-      );
-      const refund = nextRefund(
-        invoice,
-        'invoice',
+      return this.attempts.beginRefund(manager, INVOICE_REFUND, invoice, {
+        noun: 'invoice',
         amount,
-        Number(invoice.currencyRate),
-        this.clock.now(),
-        pending,
-      );
-      // Refuse a refund its processor cannot take before writing anything.
-      await this.gateways.forPayment(
-        invoice.storeId,
-        invoice.testMode,
-        refund.paymentId,
-        manager,
-      );
-      return this.attempts.begin(manager, {
-        idempotencyKey: `refund-${randomUUID()}`,
-        storeId: invoice.storeId,
-        testMode: invoice.testMode,
-        kind: 'refund',
-        purpose: INVOICE_REFUND,
-        subjectId: invoice.id,
-        amount: refund.amount,
-        currency: invoice.currency,
-        paymentId: refund.paymentId,
+        currencyRate: Number(invoice.currencyRate),
         description: `Refund of subscription invoice ${invoice.id}`,
       });
     });

@@ -217,36 +217,10 @@ export class OrderService implements OnModuleInit {
     const attempt = await this.transactions.run(async (manager) => {
       const order = await this.orders.lockVisible(manager, principal, id);
       if (!order) throw AppError.notFound();
-      const pending = await this.attempts.pendingRefunds(
-        manager,
-        ORDER_REFUND,
-        order.id,
-      );
-      const refund = nextRefund(
-        order,
-        'order',
+      return this.attempts.beginRefund(manager, ORDER_REFUND, order, {
+        noun: 'order',
         amount,
-        order.currencyRate,
-        this.clock.now(),
-        pending,
-      );
-      // Refuse a refund its processor cannot take before writing anything.
-      await this.gateways.forPayment(
-        order.storeId,
-        order.testMode,
-        refund.paymentId,
-        manager,
-      );
-      return this.attempts.begin(manager, {
-        idempotencyKey: `refund-${randomUUID()}`,
-        storeId: order.storeId,
-        testMode: order.testMode,
-        kind: 'refund',
-        purpose: ORDER_REFUND,
-        subjectId: order.id,
-        amount: refund.amount,
-        currency: order.currency,
-        paymentId: refund.paymentId,
+        currencyRate: order.currencyRate,
         description: `Refund of order ${order.identifier}`,
       });
     });

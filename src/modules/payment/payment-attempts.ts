@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { nextRefund, Refundable } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
 import {
   PaymentAttempt,
@@ -102,6 +104,52 @@ export class PaymentAttempts {
     subjectId: number,
   ): Promise<number> {
     return this.attempts.pendingRefunds(manager, purpose, subjectId);
+  }
+
+  /**
+   * Starts refunding `amount` (the rest when omitted) of a record locked in
+   * `manager`, by the refund rule orders and invoices share, counting the
+   * refunds still pending. Refused before anything is written when the rule
+   * or the processor that took the payment refuses it.
+   */
+  async beginRefund(
+    manager: EntityManager,
+    purpose: string,
+    record: Refundable & { id: number; storeId: number; testMode: boolean },
+    refund: {
+      noun: 'order' | 'invoice';
+      amount: number | undefined;
+      currencyRate: number;
+      description: string;
+    },
+  ): Promise<PaymentAttempt> {
+    const pending = await this.pendingRefunds(manager, purpose, record.id);
+    const next = nextRefund(
+      record,
+      refund.noun,
+      refund.amount,
+      refund.currencyRate,
+      this.clock.now(),
+      pending,
+    );
+    await this.gateways.forPayment(
+      record.storeId,
+      record.testMode,
+      next.paymentId,
+      manager,
+    );
+    return this.begin(manager, {
+      idempotencyKey: `refund-${randomUUID()}`,
+      storeId: record.storeId,
+      testMode: record.testMode,
+      kind: 'refund',
+      purpose,
+      subjectId: record.id,
+      amount: next.amount,
+      currency: record.currency,
+      paymentId: next.paymentId,
+      description: refund.description,
+    });
   }
 
   /**
