@@ -237,6 +237,30 @@ describe('files from before storage, and download caps under concurrency', () =>
         ['file', blob, 'a\u0001b.txt'],
       ]),
     ).toMatchObject({ status: 422, error: { code: 'invalid_file_name' } });
+    // A body cut short inside the file part, and one with no boundary at all.
+    const boundary = 'zest-cut-short';
+    for (const [contentType, body] of [
+      [
+        `multipart/form-data; boundary=${boundary}`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\n${document(variantId)}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhalf a fi`,
+      ],
+      ['multipart/form-data', 'no boundary'],
+    ]) {
+      const response = await fetch(`${t.baseUrl}/v1/files`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${merchant.testKey}`,
+          'Content-Type': contentType,
+        },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(
+        ((await response.json()) as { errors: { code: string }[] }).errors[0]
+          .code,
+      ).toBe('malformed_upload');
+    }
     // Another merchant's variant does not exist for this key.
     expect(
       await post(

@@ -41,7 +41,10 @@ const ROUTES = [
   'POST /v1/prices',
   'GET /v1/prices/:id',
   'GET /v1/files',
+  'POST /v1/files',
   'GET /v1/files/:id',
+  'PATCH /v1/files/:id',
+  'DELETE /v1/files/:id',
   'GET /downloads/:identifier',
   'GET /v1/customers',
   'POST /v1/customers',
@@ -92,6 +95,13 @@ const ROUTES = [
   'POST /v1/licenses/activate',
   'POST /v1/licenses/validate',
   'POST /v1/licenses/deactivate',
+  'GET /v1/emails',
+  'GET /v1/emails/:id',
+  'GET /dev/mailbox',
+  'GET /dev/mailbox/:id',
+  'GET /dev/mailbox/:id/html',
+  'GET /dev/mailbox/:id/text',
+  'GET /dev/mailbox/:id/source',
   'GET /v1/webhooks',
   'POST /v1/webhooks',
   'GET /v1/webhooks/:id',
@@ -123,6 +133,7 @@ const RESOURCE_TYPES = [
   'license-keys',
   'license-key-instances',
   'webhooks',
+  'emails',
   'users',
 ];
 const RELATIONSHIPS = [
@@ -873,7 +884,10 @@ describe('hostile input over every route', () => {
         plainLicense:
           /^\/v1\/licenses\/(activate|validate|deactivate)\/?$/.test(path),
         // Pages for people (hosted checkout, receipt, portal, downloads) answer HTML.
-        htmlAllowed: /^\/(checkout|my-orders|portal|downloads)\//.test(path),
+        // The development mailbox is a page for people too.
+        htmlAllowed: /^\/(checkout|my-orders|portal|downloads|dev)\//.test(
+          path,
+        ),
       });
       if (problem) return `${response.status} ${problem}`;
       const written = (await audit.since(before)).filter(

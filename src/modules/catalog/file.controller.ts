@@ -118,6 +118,10 @@ export class FileController {
     } catch (error) {
       if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE')
         throw CatalogErrors.fileTooLarge(this.service.maxUploadBytes);
+      if (isMalformedMultipart(error))
+        throw CatalogErrors.malformedUpload(
+          `The multipart body could not be read: ${(error as Error).message}.`,
+        );
       throw error;
     }
     throw CatalogErrors.malformedUpload('The upload has no "file" part.');
@@ -143,4 +147,20 @@ export class FileController {
   ) {
     await this.service.remove(principal, id);
   }
+}
+
+/**
+ * The parser's own refusals: @fastify/multipart's limits and protocol errors
+ * (`FST_…` with a 4xx status) and busboy's, which carry only a message (a
+ * body cut short, no boundary, a bad part header).
+ */
+function isMalformedMultipart(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, statusCode } = error as {
+    code?: unknown;
+    statusCode?: unknown;
+  };
+  if (typeof code === 'string' && code.startsWith('FST_'))
+    return typeof statusCode === 'number' && statusCode < 500;
+  return /multipart|terminated early|part header/i.test(error.message);
 }

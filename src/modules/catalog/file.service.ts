@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
@@ -157,8 +157,10 @@ export class FileService {
     const identifier = randomUUID();
     const key = fileStorageKey({ storeId: variant.storeId, identifier });
     const inspector = new Inspector(this.config.storage.fileMaxBytes);
-    source.once('error', (error) => inspector.destroy(error));
-    await this.storage.putStream(key, source.pipe(inspector));
+    // pipeline, not pipe: it also sees a source that failed before this
+    // point (the parser destroys an upload cut short with its error), and
+    // a source that fails later fails the write, so no partial file is kept.
+    await this.storage.putStream(key, pipeline(source, inspector, () => {}));
     try {
       if (inspector.bytesSeen === 0) throw CatalogErrors.emptyFile();
       const contentType =
