@@ -160,7 +160,10 @@ export class FileService {
     // pipeline, not pipe: it also sees a source that failed before this
     // point (the parser destroys an upload cut short with its error), and
     // a source that fails later fails the write, so no partial file is kept.
-    await this.storage.putStream(key, pipeline(source, inspector, () => {}));
+    await this.storage.putStream(
+      key,
+      pipeline(source, inspector, () => {}),
+    );
     try {
       if (inspector.bytesSeen === 0) throw CatalogErrors.emptyFile();
       const contentType =
