@@ -15,6 +15,9 @@ import { SubscriptionUpdateAttributes } from './billing.dto';
 import { planName } from './invoice-lines';
 import { amountFor } from './pricing';
 import { prorationMode } from './proration';
+import { PaymentAttempt } from '../payment/payment-attempt.entity';
+import { InvoiceCollection } from './invoice-collection';
+import { ProrationCharges, ProrationFlags } from './proration-charges';
 import { RenewalService } from './renewal.service';
 import {
   periodEndOf,
@@ -26,6 +29,11 @@ import { SubscriptionRepository } from './subscription.repository';
 import { transition } from './subscription.state';
 import { BillingErrors } from './billing.errors';
 
+/** A PATCH's proration flags, and the charges it makes once committed. */
+interface ChangeFlags extends ProrationFlags {
+  charges: PaymentAttempt[];
+}
+
 /** The Go client sends a zero time for "no resume date". */
 const ZERO_TIME = /^0001-01-01T00:00:00/;
 
@@ -36,6 +44,8 @@ export class SubscriptionService {
     private readonly subscriptions: SubscriptionRepository,
     private readonly billing: SubscriptionBilling,
     private readonly renewals: RenewalService,
+    private readonly prorations: ProrationCharges,
+    private readonly collection: InvoiceCollection,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -82,15 +92,19 @@ export class SubscriptionService {
   }
 
   /**
-   * PATCH. Every change of one request happens in one transaction; a
-   * declined immediate charge rolls the whole request back (422).
+   * PATCH. Every change of one request happens in one transaction; what it
+   * charges at once (an immediate proration, a trial ended by
+   * `billing_anchor`) is charged after that commits, and the record is
+   * answered as the charge left it (see InvoiceCollection).
    */
-  update(
+  async update(
     principal: Principal,
     id: number,
     input: SubscriptionUpdateAttributes,
   ): Promise<SubscriptionView> {
-    return this.transactions.run(async (manager) => {
+    const charges: PaymentAttempt[] = [];
+    const view = await this.transactions.run(async (manager) => {
+      charges.length = 0;
       const now = this.clock.now();
       const s = await this.subscriptions.lockVisible(manager, principal, id);
       if (!s) throw AppError.notFound();
@@ -99,9 +113,10 @@ export class SubscriptionService {
       }
       const events = new Set<WebhookEventName>();
       const endsAtBefore = s.endsAt?.getTime() ?? null;
-      const flags = {
+      const flags: ChangeFlags = {
         invoiceImmediately: input.invoice_immediately,
         disableProrations: input.disable_prorations,
+        charges,
       };
       if (input.cancelled === false && s.status === 'cancelled') {
         this.resume(s, now);
@@ -146,6 +161,9 @@ export class SubscriptionService {
       const [view] = await this.billing.views(manager, [s], now);
       return view;
     });
+    if (charges.length === 0) return view;
+    for (const charge of charges) await this.collection.complete(charge);
+    return (await this.findOne(principal, id)) ?? view;
   }
 
   private cancelNow(s: Subscription, now: Date) {
@@ -249,7 +267,7 @@ export class SubscriptionService {
     manager: EntityManager,
     s: Subscription,
     variantId: number,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
   ) {
     this.assertOpen(s, 'variant_id');
@@ -320,7 +338,7 @@ export class SubscriptionService {
     manager: EntityManager,
     s: Subscription,
     anchor: number | null,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
   ) {
     this.assertOpen(s, 'billing_anchor');
@@ -338,7 +356,8 @@ export class SubscriptionService {
         // Ending the trial starts the first paid period now.
         s.trialEndsAt = null;
         s.renewsAt = now;
-        await this.renewals.renew(manager, s, now, { declineThrows: true });
+        const charge = await this.renewals.renew(manager, s, now);
+        if (charge) flags.charges.push(charge);
         return;
       }
       const newEnd = periodEnd(
@@ -368,7 +387,7 @@ export class SubscriptionService {
     manager: EntityManager,
     s: Subscription,
     newEnd: Date,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
   ) {
     if (newEnd.getTime() === s.renewsAt.getTime()) return;
@@ -381,7 +400,7 @@ export class SubscriptionService {
       secondsBetween(s.currentPeriodStart, s.renewsAt),
     );
     s.renewsAt = newEnd;
-    await this.billing.settleProration(
+    await this.prorate(
       manager,
       s,
       net,
@@ -396,7 +415,7 @@ export class SubscriptionService {
     s: Subscription,
     oldAmount: number,
     newAmount: number,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
     description: string,
   ) {
@@ -409,7 +428,18 @@ export class SubscriptionService {
       oldAmount,
       newAmount,
     });
-    await this.billing.settleProration(
+    await this.prorate(manager, s, net, flags, now, description);
+  }
+
+  private async prorate(
+    manager: EntityManager,
+    s: Subscription,
+    net: number,
+    flags: ChangeFlags,
+    now: Date,
+    description: string,
+  ) {
+    const charge = await this.prorations.settle(
       manager,
       s,
       net,
@@ -417,5 +447,6 @@ export class SubscriptionService {
       now,
       description,
     );
+    if (charge) flags.charges.push(charge);
   }
 }
