@@ -121,7 +121,7 @@ export const billingOpenApi: OpenApiContribution = {
         ),
         next_retry_at: nullable(
           ts(
-            'Extension (dunning): when the renewal sweep charges it again; null when paid, out of retries or while a charge is in flight.',
+            'Extension (dunning): when the renewal sweep charges it again; null when paid, out of retries or while a retry of the sweep is in flight.',
           ),
         ),
         created_at: ts(),
