@@ -384,4 +384,67 @@ describe('dunning: failed renewals, retries, recovery', () => {
     });
     expect((await subscription(id)).status).toBe('past_due');
   });
+
+  it('voids a refused immediate proration charge after the change committed and carries the amount to the renewal', async () => {
+    setNow(at('2027-01-10T12:00:00Z'));
+    const bought = await buySubscription(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 3100 },
+      { email: 'proration@example.com' },
+    );
+    const id = bought.subscription.id;
+    await decline(id);
+    const items = await api(
+      `/v1/subscription-items?filter[subscription_id]=${id}`,
+    );
+    const itemId = items.body.data[0].id as string;
+    // Two seats from one, 16 of 31 days before the renewal: $16.00 now.
+    setNow(at('2027-01-25T12:00:00Z'));
+    const events = await eventCount();
+    const patched = await request(t.baseUrl)
+      .patch(`/v1/subscription-items/${itemId}`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: {
+            type: 'subscription-items',
+            id: itemId,
+            attributes: { quantity: 2, invoice_immediately: true },
+          },
+        }),
+      )
+      .expect(200);
+    expect(patched.body.data.attributes.quantity).toBe(2);
+    const list = await api(
+      `/v1/subscription-invoices?filter[subscription_id]=${id}`,
+    );
+    const updated = (list.body.data as { attributes: Attributes }[]).find(
+      (i) => i.attributes.billing_reason === 'updated',
+    )!.attributes;
+    expect(updated).toMatchObject({
+      status: 'void',
+      total: 1600,
+      attempt_count: 1,
+      next_retry_at: null,
+    });
+    expect(await eventNames(events)).toEqual([
+      'subscription_updated',
+      'subscription_payment_failed',
+      'subscription_updated',
+    ]);
+    expect((await subscription(id)).status).toBe('active');
+    // A good card by the renewal: two seats ahead plus the carried $16.00.
+    await db.query(
+      `UPDATE subscriptions SET payment_method = 'pm_test_visa_4242' WHERE id = $1`,
+      [Number(id)],
+    );
+    await sweep('2027-02-10T12:00:00Z');
+    expect(await renewalInvoice(id)).toMatchObject({
+      status: 'paid',
+      subtotal: 6200 + 1600,
+    });
+  });
 });
