@@ -5,7 +5,6 @@ import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { forSeconds, prorate, secondsBetween } from '../../common/money';
-import { parseTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
 import { isUsageBased } from '../catalog/price-rules';
 import { WebhookEventName } from '../webhooks/webhook-events';
@@ -20,22 +19,24 @@ import { InvoiceCollection } from './invoice-collection';
 import { ProrationCharges, ProrationFlags } from './proration-charges';
 import { RenewalService } from './renewal.service';
 import {
-  periodEndOf,
   priceTerms,
   SubscriptionBilling,
 } from './subscription-billing.service';
-import { PauseMode, Subscription } from './subscription.entity';
+import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import { transition } from './subscription.state';
+import {
+  assertOpen,
+  cancelNow,
+  resume,
+  setPause,
+  setTrialEnd,
+} from './subscription-status-changes';
 import { BillingErrors } from './billing.errors';
 
 /** A PATCH's proration flags, and the charges it makes once committed. */
 interface ChangeFlags extends ProrationFlags {
   charges: PaymentAttempt[];
 }
-
-/** The Go client sends a zero time for "no resume date". */
-const ZERO_TIME = /^0001-01-01T00:00:00/;
 
 /** Subscriptions: reads, PATCH (plan, pause, cancel, trial, anchor) and DELETE. */
 @Injectable()
@@ -119,7 +120,7 @@ export class SubscriptionService {
         charges,
       };
       if (input.cancelled === false && s.status === 'cancelled') {
-        this.resume(s, now);
+        resume(s, now);
         events.add('subscription_resumed');
       }
       if (input.variant_id !== undefined && input.variant_id !== s.variantId) {
@@ -127,7 +128,7 @@ export class SubscriptionService {
         events.add('subscription_updated');
       }
       if (input.trial_ends_at !== undefined) {
-        this.setTrialEnd(s, input.trial_ends_at, now);
+        setTrialEnd(s, input.trial_ends_at, now);
         events.add('subscription_updated');
       }
       if (input.billing_anchor !== undefined) {
@@ -135,11 +136,11 @@ export class SubscriptionService {
         events.add('subscription_updated');
       }
       if (input.pause !== undefined) {
-        const event = this.setPause(s, input.pause, now);
+        const event = setPause(s, input.pause, now);
         if (event) events.add(event);
       }
       if (input.cancelled === true && s.status !== 'cancelled') {
-        this.cancelNow(s, now);
+        cancelNow(s, now);
         events.add('subscription_cancelled');
       }
       if (events.size > 0) {
@@ -166,103 +167,6 @@ export class SubscriptionService {
     return (await this.findOne(principal, id)) ?? view;
   }
 
-  private cancelNow(s: Subscription, now: Date) {
-    // The paid period (or the trial) runs out; an unpaid period ends now.
-    const endsAt =
-      s.status === 'on_trial' && s.trialEndsAt
-        ? s.trialEndsAt
-        : s.status === 'past_due' || s.status === 'unpaid'
-          ? now
-          : s.renewsAt;
-    transition(s, 'cancelled');
-    s.endsAt = endsAt;
-    s.cancelled = true;
-    s.pauseMode = null;
-    s.pauseResumesAt = null;
-  }
-
-  private resume(s: Subscription, now: Date) {
-    if (s.endsAt && s.endsAt <= now) {
-      throw BillingErrors.alreadyEnded();
-    }
-    const next =
-      s.trialEndsAt && s.trialEndsAt > now
-        ? 'on_trial'
-        : s.failedAttempts > 0
-          ? 'past_due'
-          : 'active';
-    transition(s, next);
-    s.cancelled = false;
-    s.endsAt = null;
-  }
-
-  private assertOpen(s: Subscription, attribute: string) {
-    if (s.status === 'cancelled') {
-      throw BillingErrors.cancelledFirstResume(attribute);
-    }
-  }
-
-  private setPause(
-    s: Subscription,
-    raw: Record<string, unknown> | null,
-    now: Date,
-  ): WebhookEventName | null {
-    if (raw === null) {
-      if (s.status !== 'paused') return null;
-      s.pauseMode = null;
-      s.pauseResumesAt = null;
-      const next = s.trialEndsAt && s.trialEndsAt > now ? 'on_trial' : 'active';
-      transition(s, next);
-      if (s.renewsAt <= now) s.renewsAt = periodEndOf(s);
-      return 'subscription_unpaused';
-    }
-    this.assertOpen(s, 'pause');
-    const unknown = Object.keys(raw).filter(
-      (k) => k !== 'mode' && k !== 'resumes_at',
-    );
-    if (unknown.length > 0) {
-      throw BillingErrors.invalidPause(`Unknown pause field "${unknown[0]}".`);
-    }
-    if (raw.mode !== 'void' && raw.mode !== 'free') {
-      throw BillingErrors.invalidPause('pause.mode must be void or free.');
-    }
-    let resumesAt: Date | null = null;
-    if (
-      raw.resumes_at !== undefined &&
-      raw.resumes_at !== null &&
-      !(typeof raw.resumes_at === 'string' && ZERO_TIME.test(raw.resumes_at))
-    ) {
-      resumesAt = parseTimestamp(raw.resumes_at);
-      if (!resumesAt || resumesAt <= now) {
-        throw BillingErrors.invalidPause(
-          'pause.resumes_at must be a future ISO 8601 date-time, or null.',
-        );
-      }
-    }
-    if (s.status === 'unpaid' || s.status === 'past_due') {
-      throw BillingErrors.unpaidCannotPause();
-    }
-    const wasPaused = s.status === 'paused';
-    transition(s, 'paused');
-    s.pauseMode = raw.mode as PauseMode;
-    s.pauseResumesAt = resumesAt;
-    return wasPaused ? 'subscription_updated' : 'subscription_paused';
-  }
-
-  private setTrialEnd(s: Subscription, raw: unknown, now: Date) {
-    this.assertOpen(s, 'trial_ends_at');
-    const trialEndsAt = parseTimestamp(raw);
-    if (!trialEndsAt || trialEndsAt <= now) {
-      throw BillingErrors.invalidTrialEnd();
-    }
-    // A pause ends by unpausing (which may land on a trial), not by a new trial.
-    if (s.status === 'paused') throw BillingErrors.trialNotAllowed(s.status);
-    // Billing stops until the trial ends; the period in progress stays paid.
-    transition(s, 'on_trial', 'trial_ends_at');
-    s.trialEndsAt = trialEndsAt;
-    s.renewsAt = trialEndsAt;
-  }
-
   private async changePlan(
     manager: EntityManager,
     s: Subscription,
@@ -270,7 +174,7 @@ export class SubscriptionService {
     flags: ChangeFlags,
     now: Date,
   ) {
-    this.assertOpen(s, 'variant_id');
+    assertOpen(s, 'variant_id');
     const target = await this.subscriptions.variantInStore(
       manager,
       s.storeId,
@@ -341,7 +245,7 @@ export class SubscriptionService {
     flags: ChangeFlags,
     now: Date,
   ) {
-    this.assertOpen(s, 'billing_anchor');
+    assertOpen(s, 'billing_anchor');
     if (
       s.status === 'paused' ||
       s.status === 'past_due' ||
