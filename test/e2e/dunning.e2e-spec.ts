@@ -447,4 +447,38 @@ describe('dunning: failed renewals, retries, recovery', () => {
       subtotal: 6200 + 1600,
     });
   });
+
+  it('charges the open invoice once for parallel portal submits of a good card', async () => {
+    setNow(at('2027-01-10T12:00:00Z'));
+    const bought = await buySubscription(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 1100 },
+      { email: 'double-submit@example.com' },
+    );
+    const id = bought.subscription.id;
+    await decline(id);
+    await sweep('2027-02-10T12:00:00Z');
+    const s = await subscription(id);
+    expect(s.status).toBe('past_due');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => portal(s, '5555555555554444')),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    for (const status of statuses) expect([201, 409]).toContain(status);
+    expect(statuses).toContain(201);
+    expect(await subscription(id)).toMatchObject({
+      status: 'active',
+      card_last_four: '4444',
+    });
+    const invoice = await renewalInvoice(id);
+    expect(invoice).toMatchObject({ status: 'paid', attempt_count: 2 });
+    expect((await attemptsOf(invoice.id)).map((a) => a.status)).toEqual([
+      'declined',
+      'succeeded',
+    ]);
+    // The renewal and one recovery: no second charge of the invoice.
+    expect(chargesOf(1100)).toHaveLength(2);
+  });
 });
