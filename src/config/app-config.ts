@@ -289,7 +289,7 @@ export interface AppConfig {
     /**
      * When a failed renewal is charged again: offsets (ms) from the renewal
      * date, one retry each; after the last one fails the subscription is
-     * `unpaid`. Empty: no retries.
+     * `unpaid`.
      */
     dunningScheduleMs: number[];
   };
