@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { MetricsService } from '../../src/metrics/metrics.service';
 import { RenewalService } from '../../src/modules/billing/renewal.service';
 import { buySubscription } from '../support/billing';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
@@ -349,6 +350,13 @@ describe('every kind of message, once per cause, over a real SMTP server', () =>
       'subscription_expired',
     ]);
     expect(rows.every((row) => row.status === 'sent')).toBe(true);
+
+    // The worker counts what it sent on /metrics.
+    const metrics = await worker.context.get(MetricsService).exposition();
+    const sent = /^zest_mail_messages_total\{outcome="sent"\} (\d+)$/m.exec(
+      metrics.body,
+    );
+    expect(Number(sent?.[1])).toBeGreaterThanOrEqual(rows.length);
   });
 
   it('sends no kind the store switched off', async () => {

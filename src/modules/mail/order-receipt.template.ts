@@ -135,7 +135,7 @@ function expiryText(expiresAt: Date | null): string {
 }
 
 function downloadNote(model: ReceiptModel): string {
-  return `These links work for ${model.downloadLinkHours} hours; your order page signs fresh ones.`;
+  return `Download links work for ${model.downloadLinkHours} hours; your order page signs fresh ones.`;
 }
 
 /** The summary lines below the items, in order, each only when it applies. */
