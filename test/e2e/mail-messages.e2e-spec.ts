@@ -426,6 +426,8 @@ describe('every kind of message, once per cause, over a real SMTP server', () =>
       expect(mail.subject).toBe(
         '[Test mode] Your sign-in link for Notice Store',
       );
+      expect(mail.text).toContain("Test mode: this link opens the store's");
+      expect(mail.html).toContain('Test mode');
       const link = linkAfter(mail.text, 'Open your account');
       const expires = Number(new URL(link).searchParams.get('expires'));
       const inAnHour = Date.now() / 1000 + 3600;
@@ -449,6 +451,21 @@ describe('every kind of message, once per cause, over a real SMTP server', () =>
       const refused = await post(action, address);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('limits requests per client IP (429), whatever the addresses', async () => {
+      const action = await formAction();
+      let refused: request.Response | null = null;
+      for (let i = 0; i < 40 && !refused; i++) {
+        const response = await post(
+          action,
+          `ip-${i}-${randomUUID().slice(0, 8)}@example.com`,
+        );
+        if (response.status === 429) refused = response;
+        else expect(response.status).toBe(200);
+      }
+      expect(refused).not.toBeNull();
+      expect(refused!.text).toContain('from this network (30 an hour)');
     });
   });
 });

@@ -18,6 +18,8 @@ export interface NoticeModel {
   links: { text: string; url: string }[];
   /** Why the buyer receives this. */
   footer: string;
+  /** The test-mode banner's text, when the default (about payments) does not fit. */
+  testModeNote?: string;
 }
 
 const TEST_MODE = 'Test mode: no real payment was taken or refunded.';
@@ -37,7 +39,7 @@ function noticeMjml(model: NoticeModel, slots: Slots): string {
   const escape = (value: string | number) => slots.put(escapeHtml(value));
   const testBanner = model.testMode
     ? `<mj-section background-color="#fff4e5" padding="10px 24px">
-        <mj-column><mj-text align="center" color="#8a4b00" font-weight="600">${escape(TEST_MODE)}</mj-text></mj-column>
+        <mj-column><mj-text align="center" color="#8a4b00" font-weight="600">${escape(model.testModeNote ?? TEST_MODE)}</mj-text></mj-column>
       </mj-section>`
     : '';
   const logo = model.store.logoUrl
@@ -99,7 +101,7 @@ function noticeMjml(model: NoticeModel, slots: Slots): string {
 
 function noticeText(model: NoticeModel): string {
   const lines: string[] = [];
-  if (model.testMode) lines.push(TEST_MODE, '');
+  if (model.testMode) lines.push(model.testModeNote ?? TEST_MODE, '');
   lines.push(model.heading, `${model.store.name}`, '');
   for (const text of model.paragraphs) lines.push(text, '');
   for (const [label, value] of model.facts) lines.push(`${label}: ${value}`);

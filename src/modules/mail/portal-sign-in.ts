@@ -95,6 +95,7 @@ export class PortalSignIn implements MailRenderer, OnModuleInit {
       facts: [],
       button: { text: 'Open your account', url },
       links: [],
+      testModeNote: "Test mode: this link opens the store's test-mode account.",
       footer: `You receive this e-mail because someone asked for a sign-in link for this address at ${store.name}.`,
     });
   }

@@ -81,7 +81,11 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
     this.dataSource.subscribers.push(this);
   }
 
-  /** Registers a listener for every event `record` records (from `onModuleInit`). */
+  /**
+   * Registers a listener for every event `record` records (from
+   * `onModuleInit`). `recordWith` (order_created, whose record is only
+   * complete in SQL) calls none: the purchase has its extensions.
+   */
   listen(listener: OutboxListener): void {
     this.listeners.push(listener);
   }
