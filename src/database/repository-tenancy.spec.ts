@@ -146,6 +146,12 @@ const EXCEPTIONS: Record<string, string> = {
   'MailMessageRepository.failUnsendable': SYSTEM,
   'MailMessageRepository.markRetry': SYSTEM,
   'MailMessageRepository.settle': SYSTEM,
+  // The mail worker's renderers and trial-ending sweep act for every store;
+  // the portal's sign-in mails each customer record of the address typed,
+  // only to that address (the inbox is the credential), answering the same.
+  'MailRecordsRepository.subscription': SYSTEM,
+  'MailRecordsRepository.recordTrialEndings': SYSTEM,
+  'MailRecordsRepository.customersByEmail': LINK,
 };
 
 const SRC = resolve(process.cwd(), 'src');

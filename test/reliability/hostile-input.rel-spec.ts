@@ -82,6 +82,8 @@ const ROUTES = [
   'GET /portal/subscriptions/:id',
   'GET /portal/subscriptions/:id/payment-method',
   'POST /portal/subscriptions/:id/payment-method',
+  'GET /portal/sign-in',
+  'POST /portal/sign-in',
   'GET /v1/usage-records',
   'POST /v1/usage-records',
   'GET /v1/usage-records/:id',
@@ -591,6 +593,7 @@ describe('hostile input over every route', () => {
       'POST /portal/subscriptions/:id/payment-method': () => ({
         card_number: '4242424242424242',
       }),
+      'POST /portal/sign-in': () => ({ email: 'fuzz@example.com' }),
       'POST /v1/usage-records': () =>
         doc(
           'usage-records',

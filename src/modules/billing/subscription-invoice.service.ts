@@ -118,6 +118,7 @@ export class SubscriptionInvoiceService implements OnModuleInit {
       'subscription_payment_refunded',
       invoice,
       s!,
+      { refund_amount: refund.amount },
     );
   }
 }

@@ -255,6 +255,7 @@ export class OrderService implements OnModuleInit {
       resource: 'orders',
       record: Object.assign(order, { firstItem: item ?? null }),
       customData: order.customData,
+      detail: { refund_amount: refund.amount },
     });
   }
 
