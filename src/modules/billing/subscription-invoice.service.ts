@@ -10,7 +10,7 @@ import {
   PaymentAttempt,
   PaymentOutcome,
 } from '../payment/payment-attempt.entity';
-import { PaymentAttempts } from '../payment/payment-attempts';
+import { PaymentAttempts, ProcessorRefund } from '../payment/payment-attempts';
 import { PaymentGateways } from '../payment/payment-gateways';
 import { InvoiceView } from './billing-views';
 import { SubscriptionBilling } from './subscription-billing.service';
@@ -92,6 +92,42 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     await this.attempts.complete(attempt);
     const [invoice] = await this.invoices.findVisible(principal, [id]);
     return this.billing.invoiceView(invoice);
+  }
+
+  /** The store's invoice (in the mode) paid by the processor's payment `paymentId`. */
+  async findIdByPaymentReference(
+    storeId: number,
+    testMode: boolean,
+    paymentId: string,
+  ): Promise<number | null> {
+    const invoice = await this.invoices.findByPaymentReference(
+      { storeId, testMode },
+      paymentId,
+    );
+    return invoice?.id ?? null;
+  }
+
+  /**
+   * Records refunds the processor reports on the invoice's payment that
+   * Zest did not make (its dashboard), as `refund` would have: the
+   * invoice's refund fields and `subscription_payment_refunded`, once per
+   * processor refund.
+   */
+  recordProcessorRefunds(
+    id: number,
+    refunds: ProcessorRefund[],
+  ): Promise<number> {
+    return this.transactions.run(async (manager) => {
+      const invoice = await this.invoices.lock(manager, id);
+      if (!invoice) return 0;
+      return this.attempts.recordProcessorRefunds(
+        manager,
+        INVOICE_REFUND,
+        invoice,
+        refunds,
+        `Refund of subscription invoice ${invoice.id} at the payment processor`,
+      );
+    });
   }
 
   private async settleRefund(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { scoped } from '../../database/tenancy';
 import { PaymentAttempt } from './payment-attempt.entity';
 
 /** Every query for payment attempts. */
@@ -59,6 +60,37 @@ export class PaymentAttemptRepository {
       .andWhere(`attempt.status = 'pending'`)
       .getRawOne<{ sum: string }>();
     return Number(row?.sum ?? 0);
+  }
+
+  /** Every refund attempt of a record (settled or not), for matching the processor's own list. */
+  refundsOf(
+    manager: EntityManager,
+    purpose: string,
+    subjectId: number,
+  ): Promise<PaymentAttempt[]> {
+    return manager
+      .getRepository(PaymentAttempt)
+      .createQueryBuilder('attempt')
+      .where('attempt.purpose = :purpose', { purpose })
+      .andWhere('attempt.subject_id = :subjectId', { subjectId })
+      .andWhere(`attempt.kind = 'refund'`)
+      .getMany();
+  }
+
+  /** The store's pending charge (in the mode) on the processor's payment `paymentId`. */
+  findPendingCharge(
+    tenancy: { storeId: number; testMode: boolean },
+    paymentId: string,
+  ): Promise<PaymentAttempt | null> {
+    return scoped(
+      this.attempts.createQueryBuilder('attempt'),
+      'attempt',
+      tenancy,
+    )
+      .andWhere(`attempt.kind = 'charge'`)
+      .andWhere(`attempt.status = 'pending'`)
+      .andWhere('attempt.payment_id = :paymentId', { paymentId })
+      .getOne();
   }
 
   /** Attempts still pending since before `before`, oldest first. */
