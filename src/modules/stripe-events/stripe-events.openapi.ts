@@ -20,12 +20,6 @@ export const stripeEventsOpenApi: OpenApiContribution = {
       security: [],
       parameters: [
         {
-          name: 'storeId',
-          in: 'path',
-          required: true,
-          schema: { type: 'integer' },
-        },
-        {
           name: 'Stripe-Signature',
           in: 'header',
           required: true,
