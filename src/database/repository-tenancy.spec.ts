@@ -39,7 +39,6 @@ const EXCEPTIONS: Record<string, string> = {
   'PaymentAttemptRepository.save': HELD,
   'PaymentAttemptRepository.pendingRefunds': HELD,
   'PaymentAttemptRepository.findStale': SYSTEM,
-  'PaymentAttemptRepository.refundsOf': HELD,
   // Stripe's events: stored for the store whose signing secret verified
   // them, processed and swept by the worker for every store.
   'StripeEventRepository.insertIfAbsent': HELD,

@@ -5,6 +5,7 @@ import Stripe from 'stripe';
 import request from 'supertest';
 import { StripeEventProcessing } from '../../src/modules/stripe-events/stripe-event-processing';
 import { STRIPE_EVENTS_QUEUE } from '../../src/modules/stripe-events/stripe-events.queue';
+import { buySubscription } from '../support/billing';
 import { buy, buyNowUrl } from '../support/commerce';
 import {
   createMerchant,
@@ -44,6 +45,10 @@ describe('Stripe webhooks in', () => {
   let db: Client;
   let stripe: Stripe;
   const orders: PaidOrder[] = [];
+  /** A subscription's first order and invoice, paid by one PaymentIntent. */
+  let initial: { orderId: string; invoiceId: number; chargeId: string };
+  /** An invoice paid by a PaymentIntent of its own (as a renewal is). */
+  let renewal: { invoiceId: number; total: number; chargeId: string };
   let endpoint: string;
 
   beforeAll(async () => {
@@ -94,6 +99,55 @@ describe('Stripe webhooks in', () => {
         chargeId: intent.latest_charge as string,
       });
     }
+    const stripeCharge = async (amount: number) => {
+      const intent = await stripe.paymentIntents.create({
+        amount,
+        currency: 'usd',
+        payment_method: 'pm_card_visa',
+        confirm: true,
+        automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+      });
+      return { intentId: intent.id, chargeId: intent.latest_charge as string };
+    };
+    const subscribe = async () => {
+      const { orderId, subscription } = await buySubscription(
+        t.baseUrl,
+        merchant.testKey,
+        storeId,
+        { unit_price: 2000 },
+      );
+      const [invoice] = (
+        await db.query(
+          'SELECT id, total FROM subscription_invoices WHERE subscription_id = $1',
+          [subscription.id],
+        )
+      ).rows as { id: number; total: number }[];
+      return { orderId, invoice, charge: await stripeCharge(invoice.total) };
+    };
+    const first = await subscribe();
+    await db.query('UPDATE orders SET payment_reference = $1 WHERE id = $2', [
+      first.charge.intentId,
+      first.orderId,
+    ]);
+    await db.query(
+      'UPDATE subscription_invoices SET payment_reference = $1 WHERE id = $2',
+      [first.charge.intentId, first.invoice.id],
+    );
+    initial = {
+      orderId: first.orderId,
+      invoiceId: first.invoice.id,
+      chargeId: first.charge.chargeId,
+    };
+    const second = await subscribe();
+    await db.query(
+      'UPDATE subscription_invoices SET payment_reference = $1 WHERE id = $2',
+      [second.charge.intentId, second.invoice.id],
+    );
+    renewal = {
+      invoiceId: second.invoice.id,
+      total: second.invoice.total,
+      chargeId: second.charge.chargeId,
+    };
     await request(t.baseUrl)
       .patch(`/v1/stores/${storeId}`)
       .set('Authorization', `Bearer ${merchant.testKey}`)
@@ -338,6 +392,59 @@ describe('Stripe webhooks in', () => {
     await processed();
     expect((await order(paid.id)).refunded_amount).toBe(800);
     expect(await outboxEvents('order_refunded', paid.id)).toBe(2);
+  });
+
+  it('refunds a subscription invoice from Stripe’s dashboard, and tells an invoice’s own refund from the order’s on a shared payment', async () => {
+    const invoice = async (id: number) =>
+      (
+        await request(t.baseUrl)
+          .get(`/v1/subscription-invoices/${id}`)
+          .set('Authorization', `Bearer ${merchant.testKey}`)
+          .expect(200)
+      ).body.data.attributes as Record<string, unknown>;
+    const invoiceEvents = (id: number) =>
+      outboxEvents('subscription_payment_refunded', String(id));
+    double.refundFromDashboard(TEST_KEYS.secret_key, renewal.chargeId, 500);
+    await processed();
+    expect(await invoice(renewal.invoiceId)).toMatchObject({
+      status: 'paid',
+      refunded_amount: 500,
+    });
+    expect(await invoiceEvents(renewal.invoiceId)).toBe(1);
+    double.refundFromDashboard(TEST_KEYS.secret_key, renewal.chargeId);
+    await processed();
+    expect(await invoice(renewal.invoiceId)).toMatchObject({
+      status: 'refunded',
+      refunded_amount: renewal.total,
+    });
+    expect(await invoiceEvents(renewal.invoiceId)).toBe(2);
+
+    // The first invoice's refund through the API, echoed by Stripe on the
+    // payment its order shares: counted on the invoice alone.
+    await request(t.baseUrl)
+      .post(`/v1/subscription-invoices/${initial.invoiceId}/refund`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: {
+            type: 'subscription-invoices',
+            id: String(initial.invoiceId),
+            attributes: { amount: 400 },
+          },
+        }),
+      )
+      .expect(200);
+    await processed();
+    expect((await invoice(initial.invoiceId)).refunded_amount).toBe(400);
+    expect((await order(initial.orderId)).refunded_amount).toBe(0);
+    expect(await invoiceEvents(initial.invoiceId)).toBe(1);
+    expect(await outboxEvents('order_refunded', initial.orderId)).toBe(0);
+    // A dashboard refund of that payment refunds the order.
+    double.refundFromDashboard(TEST_KEYS.secret_key, initial.chargeId, 300);
+    await processed();
+    expect((await order(initial.orderId)).refunded_amount).toBe(300);
+    expect((await invoice(initial.invoiceId)).refunded_amount).toBe(400);
   });
 
   it('stores an event delivered 3 times at once once, and marks the order disputed, then closed, each with its event', async () => {

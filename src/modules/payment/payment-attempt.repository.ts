@@ -62,18 +62,23 @@ export class PaymentAttemptRepository {
     return Number(row?.sum ?? 0);
   }
 
-  /** Every refund attempt of a record (settled or not), for matching the processor's own list. */
-  refundsOf(
+  /**
+   * Every refund attempt on the processor's payment `paymentId` in the
+   * store (settled or not, of every record it paid: an order and its
+   * subscription's first invoice share one), to match the processor's list.
+   */
+  refundsOfPayment(
     manager: EntityManager,
-    purpose: string,
-    subjectId: number,
+    tenancy: { storeId: number; testMode: boolean },
+    paymentId: string,
   ): Promise<PaymentAttempt[]> {
-    return manager
-      .getRepository(PaymentAttempt)
-      .createQueryBuilder('attempt')
-      .where('attempt.purpose = :purpose', { purpose })
-      .andWhere('attempt.subject_id = :subjectId', { subjectId })
+    return scoped(
+      manager.getRepository(PaymentAttempt).createQueryBuilder('attempt'),
+      'attempt',
+      tenancy,
+    )
       .andWhere(`attempt.kind = 'refund'`)
+      .andWhere('attempt.payment_id = :paymentId', { paymentId })
       .getMany();
   }
 

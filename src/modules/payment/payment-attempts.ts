@@ -173,8 +173,10 @@ export class PaymentAttempts {
    * echo is never counted twice. Each new one is stored as a settled refund
    * attempt keyed by the processor's refund id (recording it again is a
    * no-op) and settled by the purpose's settler, exactly as a refund made
-   * through the API: the same fields, the same webhook event. Returns how
-   * many were recorded.
+   * through the API: the same fields, the same webhook event. Zest's
+   * refunds are matched over every record the payment paid (an order and
+   * its subscription's first invoice share one). Returns how many were
+   * recorded.
    */
   async recordProcessorRefunds(
     manager: EntityManager,
@@ -188,7 +190,12 @@ export class PaymentAttempts {
     description: string,
   ): Promise<number> {
     const settler = this.settlerOf(purpose);
-    const known = await this.attempts.refundsOf(manager, purpose, record.id);
+    if (!record.paymentReference) return 0;
+    const known = await this.attempts.refundsOfPayment(
+      manager,
+      record,
+      record.paymentReference,
+    );
     const keys = new Set(known.map((attempt) => attempt.idempotencyKey));
     const ids = new Set(
       known.flatMap((attempt) =>
