@@ -556,24 +556,28 @@ describe('Stripe webhooks in', () => {
     expect(await outboxEvents('order_refunded', paid.id)).toBe(1);
   });
 
-  it('loses nothing when the worker dies between receipt and processing: the sweep processes it', async () => {
-    const paid = orders[4];
-    await worker.close();
-    double.refundFromDashboard(TEST_KEYS.secret_key, paid.chargeId, 900);
-    await double.flush();
-    expect(double.deliveries.at(-1)?.status).toBe(200);
-    // The job is lost with the worker (and Redis's copy of it).
-    const queue = t.app.get<Queue>(getQueueToken(STRIPE_EVENTS_QUEUE));
-    await queue.drain();
-    const waiting = await db.query(
-      `SELECT id FROM stripe_events WHERE processed_at IS NULL`,
-    );
-    expect(waiting.rows).toHaveLength(1);
-    expect((await order(paid.id)).refunded_amount).toBe(0);
-    worker = await startTestWorker(t);
-    expect(await worker.context.get(StripeEventProcessing).sweep(0)).toBe(1);
-    await processed();
-    expect((await order(paid.id)).refunded_amount).toBe(900);
-    expect(await outboxEvents('order_refunded', paid.id)).toBe(1);
-  });
+  // On the embedded database the API process is the worker: nothing to stop apart.
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'loses nothing when the worker dies between receipt and processing: the sweep processes it',
+    async () => {
+      const paid = orders[4];
+      await worker.close();
+      double.refundFromDashboard(TEST_KEYS.secret_key, paid.chargeId, 900);
+      await double.flush();
+      expect(double.deliveries.at(-1)?.status).toBe(200);
+      // The job is lost with the worker (and Redis's copy of it).
+      const queue = t.app.get<Queue>(getQueueToken(STRIPE_EVENTS_QUEUE));
+      await queue.drain();
+      const waiting = await db.query(
+        `SELECT id FROM stripe_events WHERE processed_at IS NULL`,
+      );
+      expect(waiting.rows).toHaveLength(1);
+      expect((await order(paid.id)).refunded_amount).toBe(0);
+      worker = await startTestWorker(t);
+      expect(await worker.context.get(StripeEventProcessing).sweep(0)).toBe(1);
+      await processed();
+      expect((await order(paid.id)).refunded_amount).toBe(900);
+      expect(await outboxEvents('order_refunded', paid.id)).toBe(1);
+    },
+  );
 });
