@@ -46,6 +46,7 @@ const EXCEPTIONS: Record<string, string> = {
   'StripeEventRepository.markProcessed': SYSTEM,
   'StripeEventRepository.recordFailure': SYSTEM,
   'StripeEventRepository.findUnprocessed': SYSTEM,
+  'StripeEventRepository.deleteProcessedBefore': SYSTEM,
   'OrderRepository.findById': HELD,
   'OrderRepository.lock': HELD,
   'SubscriptionInvoiceRepository.lock': HELD,

@@ -556,6 +556,24 @@ describe('Stripe webhooks in', () => {
     expect(await outboxEvents('order_refunded', paid.id)).toBe(1);
   });
 
+  it('forgets events processed more than 30 days ago, keeping the rest', async () => {
+    const [oldest] = (
+      await db.query('SELECT id FROM stripe_events ORDER BY id LIMIT 1')
+    ).rows as { id: string }[];
+    await db.query(
+      `UPDATE stripe_events SET processed_at = now() - interval '31 days' WHERE id = $1`,
+      [oldest.id],
+    );
+    const before = await storedEvents();
+    await worker.context.get(StripeEventProcessing).sweep(0);
+    expect(await storedEvents()).toBe(before - 1);
+    expect(
+      await count('SELECT count(*) AS n FROM stripe_events WHERE id = $1', [
+        oldest.id,
+      ]),
+    ).toBe(0);
+  });
+
   // On the embedded database the API process is the worker: nothing to stop apart.
   (process.env.DATABASE_URL ? it : it.skip)(
     'loses nothing when the worker dies between receipt and processing: the sweep processes it',

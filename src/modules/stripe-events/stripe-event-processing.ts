@@ -9,6 +9,11 @@ export const STALE_STRIPE_EVENT_MS = 60_000;
 /** Tries before the sweep leaves an event alone (its `last_error` says why). */
 export const MAX_STRIPE_EVENT_ATTEMPTS = 10;
 const SWEEP_BATCH = 100;
+/**
+ * How long a processed event is kept, so that a redelivery is still known
+ * as one: Stripe retries an event for up to 3 days.
+ */
+export const STRIPE_EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const MAX_ERROR_LENGTH = 1000;
 
 /**
@@ -50,10 +55,15 @@ export class StripeEventProcessing {
 
   /**
    * Processes the events still unprocessed `minAgeMs` after receipt (their
-   * job lost, or failed for good). Returns how many were processed.
+   * job lost, or failed for good), and forgets those processed more than
+   * STRIPE_EVENT_RETENTION_MS ago. Returns how many were processed.
    */
   async sweep(minAgeMs = STALE_STRIPE_EVENT_MS): Promise<number> {
-    const before = new Date(this.clock.now().getTime() - minAgeMs);
+    const now = this.clock.now().getTime();
+    await this.events.deleteProcessedBefore(
+      new Date(now - STRIPE_EVENT_RETENTION_MS),
+    );
+    const before = new Date(now - minAgeMs);
     const ids = await this.events.findUnprocessed(
       before,
       MAX_STRIPE_EVENT_ATTEMPTS,

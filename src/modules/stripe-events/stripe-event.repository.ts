@@ -84,6 +84,17 @@ export class StripeEventRepository {
     await this.events.update({ id }, { lastError: error });
   }
 
+  /** Forgets events processed before `before` (past Stripe's redelivery window). Returns how many. */
+  async deleteProcessedBefore(before: Date): Promise<number> {
+    const result = await this.events
+      .createQueryBuilder()
+      .delete()
+      .from(StripeEvent)
+      .where('processed_at < :before', { before })
+      .execute();
+    return result.affected ?? 0;
+  }
+
   /** Unprocessed events received before `before` with fewer than `maxAttempts` tries, oldest first. */
   async findUnprocessed(
     before: Date,
