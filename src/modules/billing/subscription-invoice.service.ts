@@ -10,7 +10,11 @@ import {
   PaymentAttempt,
   PaymentOutcome,
 } from '../payment/payment-attempt.entity';
-import { PaymentAttempts, ProcessorRefund } from '../payment/payment-attempts';
+import { PaymentAttempts } from '../payment/payment-attempts';
+import {
+  ProcessorRefund,
+  ProcessorRefunds,
+} from '../payment/processor-refunds';
 import { PaymentGateways } from '../payment/payment-gateways';
 import { InvoiceView } from './billing-views';
 import { SubscriptionBilling } from './subscription-billing.service';
@@ -31,6 +35,7 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly gateways: PaymentGateways,
     private readonly attempts: PaymentAttempts,
+    private readonly processorRefunds: ProcessorRefunds,
   ) {}
 
   onModuleInit() {
@@ -120,7 +125,7 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     return this.transactions.run(async (manager) => {
       const invoice = await this.invoices.lock(manager, id);
       if (!invoice) return 0;
-      return this.attempts.recordProcessorRefunds(
+      return this.processorRefunds.record(
         manager,
         INVOICE_REFUND,
         invoice,

@@ -10,7 +10,11 @@ import {
   PaymentAttempt,
   PaymentOutcome,
 } from '../payment/payment-attempt.entity';
-import { PaymentAttempts, ProcessorRefund } from '../payment/payment-attempts';
+import { PaymentAttempts } from '../payment/payment-attempts';
+import {
+  ProcessorRefund,
+  ProcessorRefunds,
+} from '../payment/processor-refunds';
 import { PaymentGateways } from '../payment/payment-gateways';
 import { Outbox } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
@@ -55,6 +59,7 @@ export class OrderService implements OnModuleInit {
     private readonly outbox: Outbox,
     private readonly gateways: PaymentGateways,
     private readonly attempts: PaymentAttempts,
+    private readonly processorRefunds: ProcessorRefunds,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -252,7 +257,7 @@ export class OrderService implements OnModuleInit {
     return this.transactions.run(async (manager) => {
       const order = await this.orders.lock(manager, id);
       if (!order) return 0;
-      return this.attempts.recordProcessorRefunds(
+      return this.processorRefunds.record(
         manager,
         ORDER_REFUND,
         order,

@@ -45,19 +45,6 @@ export interface PaymentSettler<T = unknown> {
   ): Promise<void>;
 }
 
-/** A refund the processor reports on a payment (made in its dashboard, or Zest's own echoed back). */
-export interface ProcessorRefund {
-  /** The processor's id of the refund (`re_…`). */
-  id: string;
-  /** Minor units of the record's currency. */
-  amount: number;
-  /** The payment attempt's key Zest sent with it, when Zest made it. */
-  reference: string | null;
-}
-
-/** The key of the attempt that records a refund made at the processor. */
-const processorRefundKey = (refundId: string) => `processor-refund-${refundId}`;
-
 /** How long an attempt may stay pending before the sweeper replays it. */
 export const STALE_ATTEMPT_MS = 60_000;
 const SWEEP_BATCH = 100;
@@ -166,92 +153,6 @@ export class PaymentAttempts {
   }
 
   /**
-   * Records the processor's refunds of a record (locked in `manager`) that
-   * Zest does not know yet: refunds made in the processor's dashboard. A
-   * refund Zest made itself is known by its id (settled attempts) or by the
-   * attempt key it carries (`reference`: attempts still pending), so an
-   * echo is never counted twice. Each new one is stored as a settled refund
-   * attempt keyed by the processor's refund id (recording it again is a
-   * no-op) and settled by the purpose's settler, exactly as a refund made
-   * through the API: the same fields, the same webhook event. Zest's
-   * refunds are matched over every record the payment paid (an order and
-   * its subscription's first invoice share one). Returns how many were
-   * recorded.
-   */
-  async recordProcessorRefunds(
-    manager: EntityManager,
-    purpose: string,
-    record: Refundable & {
-      id: number;
-      storeId: number;
-      testMode: boolean;
-    },
-    refunds: ProcessorRefund[],
-    description: string,
-  ): Promise<number> {
-    const settler = this.settlerOf(purpose);
-    if (!record.paymentReference) return 0;
-    const known = await this.attempts.refundsOfPayment(
-      manager,
-      record,
-      record.paymentReference,
-    );
-    const keys = new Set(known.map((attempt) => attempt.idempotencyKey));
-    const ids = new Set(
-      known.flatMap((attempt) =>
-        attempt.outcome?.status === 'succeeded'
-          ? [attempt.outcome.paymentId]
-          : [],
-      ),
-    );
-    let refunded = record.refundedAmount;
-    let recorded = 0;
-    for (const refund of refunds) {
-      if (
-        ids.has(refund.id) ||
-        keys.has(processorRefundKey(refund.id)) ||
-        (refund.reference !== null && keys.has(refund.reference))
-      )
-        continue;
-      const left = record.status === 'paid' ? record.total - refunded : 0;
-      const amount = Math.min(refund.amount, left);
-      if (amount < 1) {
-        this.logger.warn(
-          `Refund ${refund.id} of ${purpose} ${record.id} exceeds what Zest has left to refund; not recorded`,
-        );
-        continue;
-      }
-      const now = this.clock.now();
-      const outcome: PaymentOutcome = {
-        status: 'succeeded',
-        paymentId: refund.id,
-        method: null,
-      };
-      const attempt = await this.attempts.insertOrFind(manager, {
-        idempotencyKey: processorRefundKey(refund.id),
-        storeId: record.storeId,
-        testMode: record.testMode,
-        kind: 'refund',
-        purpose,
-        subjectId: record.id,
-        amount,
-        currency: record.currency,
-        paymentMethod: null,
-        paymentId: record.paymentReference,
-        description,
-        status: 'succeeded',
-        outcome,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await settler.settle(manager, attempt, outcome, undefined);
-      refunded += amount;
-      recorded++;
-    }
-    return recorded;
-  }
-
-  /**
    * Settles the store's pending charge on the processor's intent
    * `intentId`, when the processor reports its outcome (a webhook). Returns
    * false when no such charge is pending (settled already, or not Zest's).
@@ -327,7 +228,8 @@ export class PaymentAttempts {
     return settled;
   }
 
-  private settlerOf(purpose: string): PaymentSettler {
+  /** The settler of a purpose (registered from `onModuleInit`). */
+  settlerOf(purpose: string): PaymentSettler {
     const settler = this.settlers.get(purpose);
     if (!settler)
       throw new Error(`Payment purpose "${purpose}" has no settler`);
