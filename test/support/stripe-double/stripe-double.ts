@@ -196,9 +196,12 @@ function snapshot(object: StripeObject): StripeObject {
  * refunds and disputes. Stripe's test cards decide outcomes: declines,
  * 3-D Secure (`requires_action` on session, `authentication_required` off
  * session). Events go to the account's webhook endpoint signed with
- * Stripe's scheme, optionally delayed and duplicated; dashboard refunds and
- * disputes are played with `refundFromDashboard`, `openDispute`,
- * `closeDispute`.
+ * Stripe's scheme (`generateTestHeaderString`), optionally delayed and
+ * duplicated (`sendWebhooks`), and sent again on demand (`resend`, as
+ * Stripe's retries); a charge in an event carries no `refunds` list, as
+ * Stripe's API versions since 2022-11-15 (`GET /v1/refunds` lists them).
+ * Dashboard refunds and disputes are played with `refundFromDashboard`,
+ * `openDispute`, `closeDispute`; an outage with `failRequests`.
  */
 export class StripeDouble {
   private server: Server | null = null;
