@@ -19,6 +19,7 @@ import { Mail1795633103041 } from './1795633103041-mail';
 import { FileStorage1795633475731 } from './1795633475731-file-storage';
 import { StripeCredentials1795634084914 } from './1795634084914-stripe-credentials';
 import { StripeEvents1795637000000 } from './1795637000000-stripe-events';
+import { InvoiceDunning1795640000000 } from './1795640000000-invoice-dunning';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   FileStorage1795633475731,
   StripeCredentials1795634084914,
   StripeEvents1795637000000,
+  InvoiceDunning1795640000000,
 ];
