@@ -39,6 +39,14 @@ const EXCEPTIONS: Record<string, string> = {
   'PaymentAttemptRepository.save': HELD,
   'PaymentAttemptRepository.pendingRefunds': HELD,
   'PaymentAttemptRepository.findStale': SYSTEM,
+  // Stripe's events: stored for the store whose signing secret verified
+  // them, processed and swept by the worker for every store.
+  'StripeEventRepository.insertIfAbsent': HELD,
+  'StripeEventRepository.startAttempt': SYSTEM,
+  'StripeEventRepository.markProcessed': SYSTEM,
+  'StripeEventRepository.recordFailure': SYSTEM,
+  'StripeEventRepository.findUnprocessed': SYSTEM,
+  'StripeEventRepository.deleteProcessedBefore': SYSTEM,
   'PaymentAttemptRepository.findPending': HELD,
   'OrderRepository.findById': HELD,
   'OrderRepository.lock': HELD,

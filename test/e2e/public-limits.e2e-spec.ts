@@ -142,6 +142,7 @@ describe('limits of the public routes', () => {
         'GET /health/live none',
         'GET /health/ready none',
         'GET /metrics none',
+        'POST /webhooks/stripe/:storeId page',
       ].sort(),
     );
     // Every other route is behind an API key and counts per key.

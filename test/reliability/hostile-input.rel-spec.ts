@@ -112,6 +112,7 @@ const ROUTES = [
   'GET /v1/webhooks/:id/deliveries',
   'GET /v1/webhook-deliveries/:id',
   'POST /v1/webhook-deliveries/:id/resend',
+  'POST /webhooks/stripe/:storeId',
   'GET /v1/:type/:id/relationships/:relationship',
   'GET /v1/:type/:id/:relationship',
 ];

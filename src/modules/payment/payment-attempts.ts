@@ -162,6 +162,33 @@ export class PaymentAttempts {
   }
 
   /**
+   * Settles the store's pending charge on the processor's intent
+   * `intentId`, when the processor reports its outcome (a webhook). Returns
+   * false when no such charge is pending (settled already, or not Zest's).
+   *
+   * Minimal version for the Stripe webhook inbox: the hosted checkout's
+   * branch provides the full one (the intent's outcome read from Stripe).
+   */
+  async settleIntent(
+    storeId: number,
+    testMode: boolean,
+    intentId: string,
+  ): Promise<boolean> {
+    const attempt = await this.attempts.findPendingCharge(
+      { storeId, testMode },
+      intentId,
+    );
+    if (!attempt) return false;
+    try {
+      await this.complete(attempt);
+    } catch (error) {
+      // A refusal is settled (as `failed`); only an outage stays pending.
+      if (!(error instanceof AppError && error.status < 500)) throw error;
+    }
+    return true;
+  }
+
+  /**
    * Calls the processor (no transaction open) and settles the attempt.
    * Throws 503 when the processor cannot be reached: the attempt stays
    * pending for the sweeper. A request the processor refused settles as
@@ -210,7 +237,8 @@ export class PaymentAttempts {
     return settled;
   }
 
-  private settlerOf(purpose: string): PaymentSettler {
+  /** The settler of a purpose (registered from `onModuleInit`). */
+  settlerOf(purpose: string): PaymentSettler {
     const settler = this.settlers.get(purpose);
     if (!settler)
       throw new Error(`Payment purpose "${purpose}" has no settler`);

@@ -49,16 +49,26 @@ export class PaymentGateways {
     testMode: boolean,
     manager?: EntityManager,
   ): Promise<PaymentGateway> {
+    return (
+      (await this.stripeOf(storeId, testMode, manager)) ??
+      this.builtIn(testMode)
+    );
+  }
+
+  /** The store's own Stripe account of the mode; null when it has not connected one. */
+  async stripeOf(
+    storeId: number,
+    testMode: boolean,
+    manager?: EntityManager,
+  ): Promise<StripePaymentGateway | null> {
     const keys = await this.credentials.keysOf(storeId, testMode, manager);
-    if (keys) {
-      let gateway = this.stripeGateways.get(keys.secretKey);
-      if (!gateway) {
-        gateway = new StripePaymentGateway(keys.secretKey, this.stripeOptions);
-        this.stripeGateways.set(keys.secretKey, gateway);
-      }
-      return gateway;
+    if (!keys) return null;
+    let gateway = this.stripeGateways.get(keys.secretKey);
+    if (!gateway) {
+      gateway = new StripePaymentGateway(keys.secretKey, this.stripeOptions);
+      this.stripeGateways.set(keys.secretKey, gateway);
     }
-    return this.builtIn(testMode);
+    return gateway;
   }
 
   /**

@@ -5,6 +5,7 @@ import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentAttempts } from './payment-attempts';
 import { PaymentGateways } from './payment-gateways';
+import { ProcessorRefunds } from './processor-refunds';
 import { PAYMENT_SWEEP_QUEUE } from './payment-sweep.queue';
 import { StripeCredentials } from './stripe-credentials.entity';
 import { StripeCredentialsRepository } from './stripe-credentials.repository';
@@ -26,12 +27,14 @@ import { TestPaymentGateway } from './test-payment-gateway';
     PaymentGateways,
     PaymentAttemptRepository,
     PaymentAttempts,
+    ProcessorRefunds,
     StripeCredentialsRepository,
     StripeCredentialsService,
   ],
   exports: [
     PaymentGateways,
     PaymentAttempts,
+    ProcessorRefunds,
     StripeCredentialsService,
     BullModule,
   ],
