@@ -137,6 +137,8 @@ describe('orders, order items and refunds', () => {
       'created_at',
       'updated_at',
       'test_mode',
+      'tax_note',
+      'tax_evidence',
     ]);
     expect(attributes).toMatchObject({
       store_id: storeId,

@@ -95,6 +95,7 @@ export class SubscriptionPurchaseExtension
         taxName: order.taxName,
         taxRate: String(order.taxRate),
         taxInclusive: order.taxInclusive,
+        taxNote: order.taxNote,
         discountAmount: recurring?.amount ?? null,
         discountAmountType: recurring?.amountType ?? null,
         discountEndsAt:

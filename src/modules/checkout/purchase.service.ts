@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError, ErrorDetail } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
 import { Price } from '../catalog/price.entity';
 import { setupFeeAtSignup, unitPriceAtSignup } from '../catalog/signup-charge';
@@ -33,6 +31,7 @@ import { PurchaseInput } from './purchase-input';
 import { chosenUnitPrice, MAX_CENTS } from './unit-price';
 import { CheckoutErrors, invalidInput } from './checkout.errors';
 import { cardNumberRequired } from '../payment/payment.errors';
+import { TaxDecision, TaxEngine } from '../tax/tax-engine';
 
 // Loose on purpose (RFC 5322 allows far more); the customer module checks it too.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -53,6 +52,8 @@ export interface Quote {
   quantity: number;
   unitPrice: number;
   totals: Totals;
+  /** The tax decision behind `totals`, with its evidence for the order. */
+  tax: TaxDecision;
   /** The exchange rate the totals' `_usd` figures used, with its day. */
   usdRate: UsdRate;
   discount: AppliedDiscount | null;
@@ -94,9 +95,9 @@ export class PurchaseService implements OnModuleInit {
     private readonly checkouts: CheckoutRepository,
     private readonly rates: ExchangeRates,
     private readonly extensions: PurchaseExtensions,
+    private readonly taxes: TaxEngine,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit() {
@@ -173,7 +174,15 @@ export class PurchaseService implements OnModuleInit {
         discountRefusal = error.errors[0].detail;
       }
     }
-    const country = input.country?.trim().toUpperCase() ?? '';
+    const tax = await this.taxes.decide({
+      store,
+      country: input.country?.trim().toUpperCase() ?? '',
+      zip: input.zip?.trim() || null,
+      state: input.state?.trim() || null,
+      taxNumber: input.taxNumber?.trim() || null,
+      taxCode: price.taxCode,
+      refuseInvalidNumber: manager !== undefined,
+    });
     const totals = computeTotals({
       currency: store.currency,
       currencyRate: usdRate.rate,
@@ -181,8 +190,8 @@ export class PurchaseService implements OnModuleInit {
       quantity,
       setupFee: setupFeeAtSignup(price),
       discount: discount?.amount ?? 0,
-      tax: this.config.money.taxRates[country] ?? null,
-      taxInclusive: this.config.money.taxInclusive,
+      tax: tax.tax,
+      taxInclusive: tax.inclusive,
     });
     const { subtotal: gross, subtotalUsd, total, totalUsd } = totals;
     if (Math.max(gross, subtotalUsd, total, totalUsd) > MAX_CENTS)
@@ -193,6 +202,7 @@ export class PurchaseService implements OnModuleInit {
       quantity,
       unitPrice,
       totals,
+      tax,
       usdRate,
       discount,
       discountRefusal,
@@ -271,8 +281,12 @@ export class PurchaseService implements OnModuleInit {
           setupFeeUsd: totals.setupFeeUsd,
           totalUsd: totals.totalUsd,
           billingCountry: buyer.country,
-          billingZip: input.zip?.trim() || null,
-          taxNumber: input.taxNumber?.trim() || null,
+          billingZip: quote.tax.evidence.billingZip,
+          billingRegion: quote.tax.evidence.billingRegion,
+          taxNumber: quote.tax.evidence.taxNumber,
+          taxNumberCheck: quote.tax.evidence.taxNumberCheck,
+          taxRateSource: quote.tax.evidence.rateSource,
+          taxNote: quote.tax.note,
           checkoutId: offer.checkout?.id ?? null,
           customData: customDataOf(offer.checkout),
           paymentReference: null,

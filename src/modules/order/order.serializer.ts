@@ -8,7 +8,7 @@ import { OrderReceipts } from './order-receipts';
 import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';
 
-/** JSON:API `orders`: 38 attributes. */
+/** JSON:API `orders`: the spec's 38 attributes, then Zest's `tax_note` and `tax_evidence`. */
 @Injectable()
 export class OrderSerializer implements ResourceType<OrderView> {
   readonly type = 'orders';
@@ -90,6 +90,15 @@ export class OrderSerializer implements ResourceType<OrderView> {
       created_at: formatTimestamp(order.createdAt),
       updated_at: formatTimestamp(order.updatedAt),
       test_mode: order.testMode,
+      tax_note: order.taxNote,
+      tax_evidence: {
+        billing_country: order.billingCountry,
+        billing_zip: order.billingZip,
+        billing_region: order.billingRegion,
+        tax_number: order.taxNumber,
+        tax_number_check: order.taxNumberCheck,
+        rate_source: order.taxRateSource,
+      },
     };
   }
 }
