@@ -1,0 +1,224 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import { buy, buyNowUrl, pathOf } from '../support/commerce';
+import { createMerchant, createPricedProduct } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+interface OrderAttributes extends Record<string, unknown> {
+  tax: number;
+  total: number;
+  tax_name: string | null;
+  tax_rate: number;
+  tax_note: string | null;
+  tax_evidence: Record<string, unknown>;
+  urls: { receipt: string };
+}
+
+/**
+ * The tax engine through the purchase route, with no TAX_RATES: a French
+ * store selling a €10.00 e-service to consumers and businesses in Germany,
+ * the UK, California and Texas. Each order carries the right tax, its
+ * evidence and (for a reverse charge) the note, and so does its
+ * order_created webhook payload.
+ */
+describe('tax by the buyer’s location', () => {
+  let t: TestApp;
+  let db: Client;
+  let key: string;
+  let storeId: number;
+  let buyUrl: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const merchant = await createMerchant(t.app, ['Boutique Numérique']);
+    key = merchant.testKey;
+    storeId = merchant.stores[0].id;
+    await patchStore({ country: 'FR', currency: 'EUR' }).expect(200);
+    const priced = await createPricedProduct(
+      t.baseUrl,
+      key,
+      storeId,
+      { unit_price: 1000 },
+      { name: 'Font Licence' },
+    );
+    buyUrl = await buyNowUrl(t.baseUrl, key, priced.product.id);
+    db = new Client({ connectionString: t.database.url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await t.close();
+  });
+
+  const patchStore = (attributes: Record<string, unknown>) =>
+    request(t.baseUrl)
+      .patch(`/v1/stores/${storeId}`)
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: { type: 'stores', id: String(storeId), attributes },
+        }),
+      );
+
+  /** Buys, then reads the order over the API and its order_created payload. */
+  async function purchase(buyer: Parameters<typeof buy>[2]) {
+    const response = await buy(t.baseUrl, buyUrl, buyer).expect(201);
+    const id = response.body.data.id as string;
+    const shown = await request(t.baseUrl)
+      .get(`/v1/orders/${id}`)
+      .set('Authorization', `Bearer ${key}`)
+      .expect(200);
+    const { rows } = await db.query<{ data: { attributes: OrderAttributes } }>(
+      `SELECT data FROM webhook_events WHERE name = 'order_created' AND data->>'id' = $1`,
+      [id],
+    );
+    expect(rows).toHaveLength(1);
+    const attributes = shown.body.data.attributes as OrderAttributes;
+    expect(rows[0].data.attributes).toEqual(attributes);
+    return attributes;
+  }
+
+  it('charges a German consumer German VAT and keeps the evidence', async () => {
+    const order = await purchase({
+      email: 'konsument@example.de',
+      billing_address: { country: 'DE', zip: '10115' },
+    });
+    expect(order).toMatchObject({
+      currency: 'EUR',
+      subtotal: 1000,
+      tax_name: 'VAT',
+      tax_rate: 19,
+      tax_inclusive: false,
+      tax: 190,
+      total: 1190,
+      tax_note: null,
+    });
+    expect(order.tax_evidence).toEqual({
+      billing_country: 'DE',
+      billing_zip: '10115',
+      billing_region: null,
+      tax_number: null,
+      tax_number_check: null,
+      rate_source: expect.stringMatching(
+        /^sales-tax@2\.23\.0\+zest-digital-\d{4}-\d{2}-\d{2}$/,
+      ),
+    });
+  });
+
+  it('reverse-charges a German business with a valid VAT number, and says so on the receipt', async () => {
+    const order = await purchase({
+      email: 'einkauf@firma.example.de',
+      billing_address: { country: 'DE', zip: '80331' },
+      tax_number: 'DE 136 695 976',
+    });
+    expect(order).toMatchObject({
+      tax_name: null,
+      tax_rate: 0,
+      tax: 0,
+      total: 1000,
+    });
+    expect(order.tax_note).toBe(
+      'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC). Customer VAT number: DE136695976.',
+    );
+    expect(order.tax_evidence).toMatchObject({
+      tax_number: 'DE136695976',
+      tax_number_check: 'valid',
+      rate_source: 'reverse_charge',
+    });
+    const receipt = await request(t.baseUrl)
+      .get(pathOf(order.urls.receipt))
+      .expect(200);
+    expect(receipt.text).toContain('Reverse charge: VAT to be accounted for');
+  });
+
+  it('refuses a VAT number that fails its check, and writes no order', async () => {
+    const before = await db.query(`SELECT count(*)::int AS n FROM orders`);
+    const response = await buy(t.baseUrl, buyUrl, {
+      billing_address: { country: 'DE', zip: '80331' },
+      tax_number: 'DE123456789',
+    }).expect(422);
+    expect(response.body.errors[0]).toMatchObject({
+      code: 'invalid_vat_number',
+      source: { pointer: '/tax_number' },
+    });
+    const after = await db.query(`SELECT count(*)::int AS n FROM orders`);
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('charges a UK consumer UK VAT', async () => {
+    const order = await purchase({
+      billing_address: { country: 'GB', zip: 'SW1A 1AA' },
+    });
+    expect(order).toMatchObject({
+      tax_name: 'VAT',
+      tax_rate: 20,
+      tax: 200,
+      total: 1200,
+    });
+  });
+
+  it('charges a Californian nothing and a Texan Texas sales tax', async () => {
+    const californian = await purchase({
+      billing_address: { country: 'US', zip: '94103' },
+    });
+    expect(californian).toMatchObject({
+      tax_name: null,
+      tax_rate: 0,
+      tax: 0,
+      total: 1000,
+    });
+    expect(californian.tax_evidence).toMatchObject({
+      billing_region: 'CA',
+      billing_zip: '94103',
+    });
+    const texan = await purchase({
+      billing_address: { country: 'US', zip: '78701' },
+    });
+    // 6.25 % of €10.00 is 62.5 cents, rounded half up.
+    expect(texan).toMatchObject({
+      tax_name: 'Sales tax',
+      tax_rate: 6.25,
+      tax: 63,
+      total: 1063,
+    });
+    expect(texan.tax_evidence).toMatchObject({ billing_region: 'TX' });
+    // A state given on the checkout wins over the ZIP code.
+    const given = await purchase({
+      billing_address: { country: 'US', zip: '78701', state: 'CA' },
+    });
+    expect(given).toMatchObject({ tax: 0 });
+  });
+
+  it('follows the store’s tax-inclusive prices and registrations', async () => {
+    await patchStore({ tax_inclusive: true }).expect(200);
+    const inclusive = await purchase({
+      billing_address: { country: 'DE', zip: '10115' },
+    });
+    // €10.00 including 19 %: net round(1000 / 1.19) = 840, tax 160.
+    expect(inclusive).toMatchObject({
+      tax_inclusive: true,
+      tax_rate: 19,
+      tax: 160,
+      total: 1000,
+    });
+    await patchStore({
+      tax_inclusive: null,
+      tax_registrations: ['fr', 'EU'],
+    }).expect(200);
+    const british = await purchase({
+      billing_address: { country: 'GB', zip: 'SW1A 1AA' },
+    });
+    expect(british).toMatchObject({ tax: 0, tax_name: null });
+    expect(british.tax_evidence).toMatchObject({
+      rate_source: 'not_registered',
+    });
+    const austrian = await purchase({
+      billing_address: { country: 'AT', zip: '1010' },
+    });
+    expect(austrian).toMatchObject({ tax: 200, tax_rate: 20 });
+    const refused = await patchStore({ tax_registrations: ['XX'] }).expect(422);
+    expect(refused.body.errors[0].code).toBe('invalid_tax_registrations');
+    await patchStore({ tax_registrations: null }).expect(200);
+  });
+});
