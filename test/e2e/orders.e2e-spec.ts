@@ -138,6 +138,7 @@ describe('orders, order items and refunds', () => {
       'updated_at',
       'test_mode',
       'tax_note',
+      'refunded_tax',
       'tax_evidence',
     ]);
     expect(attributes).toMatchObject({

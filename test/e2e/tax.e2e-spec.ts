@@ -10,6 +10,7 @@ interface OrderAttributes extends Record<string, unknown> {
   tax_name: string | null;
   tax_rate: number;
   tax_note: string | null;
+  refunded_tax: number;
   tax_evidence: Record<string, unknown>;
   urls: { receipt: string };
 }
@@ -76,7 +77,7 @@ describe('tax by the buyer’s location', () => {
     expect(rows).toHaveLength(1);
     const attributes = shown.body.data.attributes as OrderAttributes;
     expect(rows[0].data.attributes).toEqual(attributes);
-    return attributes;
+    return { id, ...attributes };
   }
 
   it('charges a German consumer German VAT and keeps the evidence', async () => {
@@ -103,6 +104,22 @@ describe('tax by the buyer’s location', () => {
       rate_source: expect.stringMatching(
         /^sales-tax@2\.23\.0\+zest-digital-\d{4}-\d{2}-\d{2}$/,
       ),
+    });
+    expect(order.refunded_tax).toBe(0);
+    // Half the money back: half the tax back.
+    const refunded = await request(t.baseUrl)
+      .post(`/v1/orders/${order.id}/refund`)
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: { type: 'orders', id: order.id, attributes: { amount: 595 } },
+        }),
+      )
+      .expect(200);
+    expect(refunded.body.data.attributes).toMatchObject({
+      refunded_amount: 595,
+      refunded_tax: 95,
     });
   });
 

@@ -79,6 +79,9 @@ export const orderOpenApi: OpenApiContribution = {
             'Extension: the reverse-charge wording of a B2B sale that carried no tax.',
           ),
         ),
+        refunded_tax: int(
+          'Extension: the tax share of refunded_amount, in proportion to the total.',
+        ),
         tax_evidence: exact({
           billing_country: nullable(str()),
           billing_zip: nullable(str()),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { filterParsers } from '../../common/list-query';
-import { formatMoney } from '../../common/money';
+import { formatMoney, refundedTax } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { ResourceType } from '../../http/json-api/resource';
 import { orderItemAttributes } from './order-item.serializer';
@@ -8,7 +8,7 @@ import { OrderReceipts } from './order-receipts';
 import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';
 
-/** JSON:API `orders`: the spec's 38 attributes, then Zest's `tax_note` and `tax_evidence`. */
+/** JSON:API `orders`: the spec's 38 attributes, then Zest's `tax_note`, `refunded_tax` and `tax_evidence`. */
 @Injectable()
 export class OrderSerializer implements ResourceType<OrderView> {
   readonly type = 'orders';
@@ -91,6 +91,7 @@ export class OrderSerializer implements ResourceType<OrderView> {
       updated_at: formatTimestamp(order.updatedAt),
       test_mode: order.testMode,
       tax_note: order.taxNote,
+      refunded_tax: refundedTax(order.tax, order.total, order.refundedAmount),
       tax_evidence: {
         billing_country: order.billingCountry,
         billing_zip: order.billingZip,
