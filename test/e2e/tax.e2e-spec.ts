@@ -1,3 +1,5 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
@@ -237,5 +239,89 @@ describe('tax by the buyer’s location', () => {
     const refused = await patchStore({ tax_registrations: ['XX'] }).expect(422);
     expect(refused.body.errors[0].code).toBe('invalid_tax_registrations');
     await patchStore({ tax_registrations: null }).expect(200);
+  });
+});
+
+/**
+ * TAX_VAT_VALIDATION=online against a local VIES stand-in: a number VIES
+ * does not know is refused; with VIES down the offline check stands in and
+ * the order says so (`valid_offline`).
+ */
+describe('online VAT number validation', () => {
+  let t: TestApp;
+  let vies: Server;
+  let viesStatus = 200;
+  let viesValid = true;
+  let buyUrl: string;
+  let key: string;
+
+  beforeAll(async () => {
+    vies = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(viesStatus, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ valid: viesValid }));
+      });
+    });
+    await new Promise<void>((resolve) => vies.listen(0, '127.0.0.1', resolve));
+    t = await startTestApp({
+      TAX_VAT_VALIDATION: 'online',
+      TAX_VIES_URL: `http://127.0.0.1:${(vies.address() as AddressInfo).port}`,
+      TAX_VIES_TIMEOUT_MS: '1000',
+    });
+    const merchant = await createMerchant(t.app, ['Online Check Store']);
+    key = merchant.testKey;
+    const storeId = merchant.stores[0].id;
+    await request(t.baseUrl)
+      .patch(`/v1/stores/${storeId}`)
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: {
+            type: 'stores',
+            id: String(storeId),
+            attributes: { country: 'FR' },
+          },
+        }),
+      )
+      .expect(200);
+    const priced = await createPricedProduct(t.baseUrl, key, storeId, {
+      unit_price: 1000,
+    });
+    buyUrl = await buyNowUrl(t.baseUrl, key, priced.product.id);
+  });
+  afterAll(async () => {
+    await t.close();
+    vies.closeAllConnections();
+    await new Promise((resolve) => vies.close(resolve));
+  });
+
+  const order = async (id: string) =>
+    (
+      await request(t.baseUrl)
+        .get(`/v1/orders/${id}`)
+        .set('Authorization', `Bearer ${key}`)
+        .expect(200)
+    ).body.data.attributes as OrderAttributes;
+
+  it('refuses a number VIES does not know, and reverse-charges on the offline check when VIES is down', async () => {
+    viesValid = false;
+    const refused = await buy(t.baseUrl, buyUrl, {
+      billing_address: { country: 'DE', zip: '10115' },
+      tax_number: 'DE136695976',
+    }).expect(422);
+    expect(refused.body.errors[0].code).toBe('invalid_vat_number');
+    viesStatus = 503;
+    const down = await buy(t.baseUrl, buyUrl, {
+      billing_address: { country: 'AT', zip: '1010' },
+      tax_number: 'ATU13585627',
+    }).expect(201);
+    const attributes = await order(down.body.data.id as string);
+    expect(attributes).toMatchObject({ tax: 0, total: 1000 });
+    expect(attributes.tax_note).toContain('Reverse charge');
+    expect(attributes.tax_evidence).toMatchObject({
+      tax_number_check: 'valid_offline',
+    });
   });
 });

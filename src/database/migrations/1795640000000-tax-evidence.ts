@@ -16,7 +16,7 @@ export class TaxEvidence1795640000000 implements MigrationInterface {
       ALTER TABLE orders
         ADD COLUMN billing_region text,
         ADD COLUMN tax_number_check text
-          CHECK (tax_number_check IN ('valid', 'invalid', 'not_checked')),
+          CHECK (tax_number_check IN ('valid', 'invalid', 'valid_offline', 'not_checked')),
         ADD COLUMN tax_rate_source text,
         ADD COLUMN tax_note text`);
     await db.query(`ALTER TABLE subscriptions ADD COLUMN tax_note text`);

@@ -32,6 +32,7 @@ import { chosenUnitPrice, MAX_CENTS } from './unit-price';
 import { CheckoutErrors, invalidInput } from './checkout.errors';
 import { cardNumberRequired } from '../payment/payment.errors';
 import { TaxDecision, TaxEngine } from '../tax/tax-engine';
+import type { TaxNumberCheck } from '../tax/vat-number';
 
 // Loose on purpose (RFC 5322 allows far more); the customer module checks it too.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -134,6 +135,8 @@ export class PurchaseService implements OnModuleInit {
     input: PurchaseInput,
     now: Date,
     manager?: EntityManager,
+    /** The tax number's online check, made before the purchase's transaction. */
+    numberCheck?: TaxNumberCheck | null,
   ): Promise<Quote> {
     const variant = this.selectVariant(offer, input.variantId);
     const price = offer.target.prices.get(variant.id);
@@ -174,14 +177,21 @@ export class PurchaseService implements OnModuleInit {
         discountRefusal = error.errors[0].detail;
       }
     }
+    const country = input.country?.trim().toUpperCase() ?? '';
+    const taxNumber = input.taxNumber?.trim() || null;
     const tax = await this.taxes.decide({
       store,
-      country: input.country?.trim().toUpperCase() ?? '',
+      country,
       zip: input.zip?.trim() || null,
       state: input.state?.trim() || null,
-      taxNumber: input.taxNumber?.trim() || null,
+      taxNumber,
       taxCode: price.taxCode,
       refuseInvalidNumber: manager !== undefined,
+      // Outside a transaction (a preview) the number may be checked online.
+      numberCheck:
+        numberCheck !== undefined || manager
+          ? numberCheck
+          : await this.taxes.verify(country, taxNumber),
     });
     const totals = computeTotals({
       currency: store.currency,
@@ -236,9 +246,14 @@ export class PurchaseService implements OnModuleInit {
       ? await gateway.paymentMethodOf(cardNumber)
       : null;
     const identifier = randomUUID();
+    // VIES (online mode) is asked here, never inside the transaction.
+    const numberCheck = await this.taxes.verify(
+      buyer.country,
+      input.taxNumber?.trim() || null,
+    );
     const begun = await this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const quote = await this.quote(offer, input, now, manager);
+      const quote = await this.quote(offer, input, now, manager, numberCheck);
       const { totals } = quote;
       // A subscription needs a card on file even when its first order is free
       // (trial, usage-based): renewals charge it. A zero amount verifies the

@@ -112,7 +112,7 @@ export class Order {
 
   /** The offline check of `tax_number` (TaxNumberCheck); null without one. */
   @Column({ name: 'tax_number_check', type: 'text', nullable: true })
-  taxNumberCheck: 'valid' | 'invalid' | 'not_checked' | null;
+  taxNumberCheck: 'valid' | 'invalid' | 'valid_offline' | 'not_checked' | null;
 
   /** The rate table's version, `TAX_RATES`, `reverse_charge` or `not_registered`. */
   @Column({ name: 'tax_rate_source', type: 'text', nullable: true })

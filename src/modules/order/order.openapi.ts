@@ -91,7 +91,9 @@ export const orderOpenApi: OpenApiContribution = {
             ),
           ),
           tax_number: nullable(str()),
-          tax_number_check: nullable(oneOf('valid', 'invalid', 'not_checked')),
+          tax_number_check: nullable(
+            oneOf('valid', 'invalid', 'valid_offline', 'not_checked'),
+          ),
           rate_source: nullable(
             str(
               'The rate table version, TAX_RATES, reverse_charge or not_registered.',

@@ -9,9 +9,11 @@ function engine(
   taxRates: Record<string, { name: string; rate: number }> = {},
   taxInclusive = false,
 ) {
-  return new TaxEngine(new BuiltinTaxProvider(), {
-    money: { taxRates, taxInclusive },
-  } as unknown as AppConfig);
+  return new TaxEngine(
+    new BuiltinTaxProvider(),
+    { money: { taxRates, taxInclusive } } as unknown as AppConfig,
+    null,
+  );
 }
 
 const FRENCH_STORE: StoreTaxSettings = {

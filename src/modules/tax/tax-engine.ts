@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { EU_COUNTRIES } from './digital-rules';
 import { buyerRegion } from './regions';
 import { registeredFor } from './registrations';
 import { TaxCode, TAX_PROVIDER, type TaxProvider } from './tax-provider';
 import { TaxErrors } from './tax.errors';
+import { VIES_CLIENT, ViesClient } from './vies-client';
 import {
   checkVatNumber,
   normalizeTaxNumber,
@@ -30,6 +32,8 @@ export interface TaxRequest {
   taxCode: TaxCode;
   /** A purchase refuses an invalid EU/UK VAT number; a preview prices it as a consumer's. */
   refuseInvalidNumber: boolean;
+  /** The number's check by `verify` (online mode), made before any transaction; else checked offline here. */
+  numberCheck?: TaxNumberCheck | null;
 }
 
 /** Where the rate came from, which is kept on the order as evidence. */
@@ -69,14 +73,40 @@ export class TaxEngine {
   constructor(
     @Inject(TAX_PROVIDER) private readonly provider: TaxProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(VIES_CLIENT) private readonly vies: ViesClient | null,
   ) {}
+
+  /**
+   * The check of a buyer's tax number, online where configured: an EU VAT
+   * number that passes the offline check is asked of VIES
+   * (TAX_VAT_VALIDATION=online). Calls the network: never inside a
+   * transaction. UK numbers are checked offline only (VIES no longer holds
+   * them).
+   */
+  async verify(
+    country: string,
+    taxNumber: string | null,
+  ): Promise<TaxNumberCheck | null> {
+    const number = taxNumber ? normalizeTaxNumber(taxNumber) : '';
+    if (!number) return null;
+    const offline = checkVatNumber(country, number);
+    if (offline !== 'valid' || !this.vies || !EU_COUNTRIES.has(country))
+      return offline;
+    const answer = await this.vies.check(number);
+    return answer === 'unavailable' ? 'valid_offline' : answer;
+  }
 
   async decide(request: TaxRequest): Promise<TaxDecision> {
     const { store, country } = request;
     const taxNumber = request.taxNumber
       ? normalizeTaxNumber(request.taxNumber) || null
       : null;
-    const check = taxNumber ? checkVatNumber(country, taxNumber) : null;
+    const check =
+      request.numberCheck !== undefined
+        ? request.numberCheck
+        : taxNumber
+          ? checkVatNumber(country, taxNumber)
+          : null;
     if (check === 'invalid' && request.refuseInvalidNumber)
       throw TaxErrors.invalidVatNumber(country);
     const evidence: TaxEvidence = {
@@ -98,7 +128,8 @@ export class TaxEngine {
       evidence.rateSource = 'not_registered';
       return none();
     }
-    if (check === 'valid' && country !== store.country) {
+    const validNumber = check === 'valid' || check === 'valid_offline';
+    if (validNumber && country !== store.country) {
       evidence.rateSource = 'reverse_charge';
       return none(
         `${country === 'GB' ? UK_REVERSE_CHARGE : EU_REVERSE_CHARGE} Customer VAT number: ${taxNumber}.`,

@@ -4,10 +4,14 @@ import { EU_COUNTRIES } from './digital-rules';
 /**
  * What the check of a buyer's tax number found, kept on the order:
  * `valid` (the number's format and check digits are right for the billing
- * country, by jsvat, offline), `invalid` (they are not), `not_checked` (a
- * number from a country outside the EU and the UK, kept as given).
+ * country, by jsvat, offline; with TAX_VAT_VALIDATION=online an EU number
+ * is also registered in VIES), `invalid` (they are not, or VIES says it is
+ * not registered), `valid_offline` (online mode, VIES did not answer: the
+ * offline check passed and stands in for it), `not_checked` (a number from
+ * a country outside the EU and the UK, kept as given).
  */
-export type TaxNumberCheck = 'valid' | 'invalid' | 'not_checked';
+export type TaxNumberCheck =
+  'valid' | 'invalid' | 'valid_offline' | 'not_checked';
 
 /** Where a VAT number can make a sale a reverse-charge one. */
 export function takesVatNumbers(country: string): boolean {
