@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
+import { buySubscription } from '../support/billing';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
 import { createMerchant, createPricedProduct } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -207,6 +208,34 @@ describe('tax by the buyer’s location', () => {
       billing_address: { country: 'US', zip: '78701', state: 'CA' },
     });
     expect(given).toMatchObject({ tax: 0 });
+  });
+
+  it('keeps the reverse charge on a business’s subscription and its invoices', async () => {
+    const bought = await buySubscription(
+      t.baseUrl,
+      key,
+      storeId,
+      { unit_price: 2000 },
+      {
+        billing_address: { country: 'DE', zip: '80331' },
+        tax_number: 'DE136695976',
+      },
+    );
+    const { rows } = await db.query<{
+      tax: number;
+      tax_rate: string;
+      tax_note: string | null;
+      subscription_note: string | null;
+    }>(
+      `SELECT i.tax, i.tax_rate, i.tax_note, s.tax_note AS subscription_note
+         FROM subscription_invoices i JOIN subscriptions s ON s.id = i.subscription_id
+        WHERE s.id = $1`,
+      [Number(bought.subscription.id)],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ tax: 0, tax_rate: '0.0000' });
+    expect(rows[0].tax_note).toContain('Reverse charge');
+    expect(rows[0].subscription_note).toBe(rows[0].tax_note);
   });
 
   it('follows the store’s tax-inclusive prices and registrations', async () => {

@@ -4,7 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The tax engine's records. Orders keep the evidence of where the buyer is
  * and why the rate was chosen (the region read from the state or postcode,
  * the tax number's check, the rate table's version) and the reverse-charge
- * note; subscriptions keep the note so renewal invoices show it. Stores get
+ * note; subscriptions and their invoices keep the note so renewal invoice PDFs
+ * show it. Stores get
  * their tax settings: inclusive prices (null: TAX_INCLUSIVE) and the
  * countries they are registered in (null: everywhere the rules require).
  */
@@ -20,6 +21,9 @@ export class TaxEvidence1795640000000 implements MigrationInterface {
         ADD COLUMN tax_rate_source text,
         ADD COLUMN tax_note text`);
     await db.query(`ALTER TABLE subscriptions ADD COLUMN tax_note text`);
+    await db.query(
+      `ALTER TABLE subscription_invoices ADD COLUMN tax_note text`,
+    );
     await db.query(`
       ALTER TABLE stores
         ADD COLUMN tax_inclusive boolean,
@@ -30,6 +34,7 @@ export class TaxEvidence1795640000000 implements MigrationInterface {
     await db.query(
       `ALTER TABLE stores DROP COLUMN tax_registrations, DROP COLUMN tax_inclusive`,
     );
+    await db.query(`ALTER TABLE subscription_invoices DROP COLUMN tax_note`);
     await db.query(`ALTER TABLE subscriptions DROP COLUMN tax_note`);
     await db.query(`
       ALTER TABLE orders

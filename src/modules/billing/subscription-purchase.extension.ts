@@ -153,6 +153,7 @@ export class SubscriptionPurchaseExtension
           usdRate: order.currencyRate,
         }),
         taxInclusive: order.taxInclusive,
+        taxNote: order.taxNote,
         taxName: s.taxName,
         taxRate: s.taxRate,
         lines,
