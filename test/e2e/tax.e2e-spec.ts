@@ -5,7 +5,8 @@ import request from 'supertest';
 import { buySubscription } from '../support/billing';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
 import { createMerchant, createPricedProduct } from '../support/factories';
-import { startTestApp, TestApp } from '../support/test-app';
+import { runCli } from '../support/processes';
+import { startTestApp, TestApp, TEST_APP_KEY } from '../support/test-app';
 
 interface OrderAttributes extends Record<string, unknown> {
   tax: number;
@@ -210,6 +211,34 @@ describe('tax by the buyer’s location', () => {
     expect(given).toMatchObject({ tax: 0 });
   });
 
+  it('prices parallel purchases from different countries each by its own buyer', async () => {
+    const buyers: [string, string, string | undefined, number][] = [
+      ['DE', '10115', undefined, 190],
+      ['GB', 'SW1A 1AA', undefined, 200],
+      ['US', '78701', undefined, 63],
+      ['US', '94103', undefined, 0],
+      ['CA', 'H2X 1Y4', undefined, 150], // 14.975 % of 1000 = 149.75
+      ['DE', '80331', 'DE136695976', 0],
+      ['AT', '1010', undefined, 200],
+      ['HU', '1051', undefined, 270],
+    ];
+    const responses = await Promise.all(
+      buyers.map(([country, zip, taxNumber]) =>
+        buy(t.baseUrl, buyUrl, {
+          billing_address: { country, zip },
+          tax_number: taxNumber,
+        }),
+      ),
+    );
+    responses.forEach((response, i) => {
+      expect(response.status).toBe(201);
+      expect(response.body.data.attributes.tax).toBe(buyers[i][3]);
+      expect(response.body.data.attributes.tax_evidence.billing_country).toBe(
+        buyers[i][0],
+      );
+    });
+  });
+
   it('keeps the reverse charge on a business’s subscription and its invoices', async () => {
     const bought = await buySubscription(
       t.baseUrl,
@@ -268,6 +297,44 @@ describe('tax by the buyer’s location', () => {
     const refused = await patchStore({ tax_registrations: ['XX'] }).expect(422);
     expect(refused.body.errors[0].code).toBe('invalid_tax_registrations');
     await patchStore({ tax_registrations: null }).expect(200);
+  });
+
+  const withServer = process.env.DATABASE_URL ? it : it.skip;
+  withServer('shows and sets the tax settings with the CLI', async () => {
+    const env = {
+      DATABASE_URL: t.config.database.url!,
+      APP_KEY: TEST_APP_KEY,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+    };
+    const set = await runCli(env, [
+      'stores:tax',
+      '--store',
+      String(storeId),
+      '--inclusive',
+      'yes',
+      '--registrations',
+      'fr, EU,GB',
+    ]);
+    expect(set).toEqual({
+      store_id: storeId,
+      country: 'FR',
+      tax_inclusive: true,
+      tax_registrations: ['FR', 'EU', 'GB'],
+    });
+    const reset = await runCli(env, [
+      'stores:tax',
+      '--store',
+      String(storeId),
+      '--inclusive',
+      'default',
+      '--registrations',
+      '',
+    ]);
+    expect(reset).toMatchObject({
+      tax_inclusive: null,
+      tax_registrations: null,
+    });
   });
 });
 
