@@ -32,6 +32,7 @@ describe('tax by the buyer’s location', () => {
   let key: string;
   let storeId: number;
   let buyUrl: string;
+  let variantId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -46,6 +47,7 @@ describe('tax by the buyer’s location', () => {
       { unit_price: 1000 },
       { name: 'Font Licence' },
     );
+    variantId = priced.variantId;
     buyUrl = await buyNowUrl(t.baseUrl, key, priced.product.id);
     db = new Client({ connectionString: t.database.url });
     await db.connect();
@@ -165,6 +167,41 @@ describe('tax by the buyer’s location', () => {
     });
     const after = await db.query(`SELECT count(*)::int AS n FROM orders`);
     expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('previews a checkout with the same engine', async () => {
+    const preview = async (checkoutData: Record<string, unknown>) =>
+      (
+        await request(t.baseUrl)
+          .post('/v1/checkouts')
+          .set('Authorization', `Bearer ${key}`)
+          .set('Content-Type', 'application/vnd.api+json')
+          .send(
+            JSON.stringify({
+              data: {
+                type: 'checkouts',
+                attributes: { preview: true, checkout_data: checkoutData },
+                relationships: {
+                  store: { data: { type: 'stores', id: String(storeId) } },
+                  variant: { data: { type: 'variants', id: variantId } },
+                },
+              },
+            }),
+          )
+          .expect(201)
+      ).body.data.attributes.preview as { tax: number; total: number };
+    expect(
+      await preview({ billing_address: { country: 'DE', zip: '10115' } }),
+    ).toMatchObject({ tax: 190, total: 1190 });
+    expect(
+      await preview({
+        billing_address: { country: 'DE', zip: '10115' },
+        tax_number: 'DE136695976',
+      }),
+    ).toMatchObject({ tax: 0, total: 1000 });
+    expect(
+      await preview({ billing_address: { country: 'US', zip: '78701' } }),
+    ).toMatchObject({ tax: 63, total: 1063 });
   });
 
   it('charges a UK consumer UK VAT', async () => {
