@@ -13,6 +13,7 @@ import {
   inOwnedStores,
   scoped,
   scopedListPage,
+  cursorPage,
   sqlScope,
 } from '../../database/tenancy';
 import type { OutboxWrite } from '../webhooks/outbox';
@@ -239,7 +240,12 @@ export class OrderRepository {
       ),
       total,
     ]);
-    return { records: await this.withFirstItems(orders), total: count };
+    const { records, more } = cursorPage(orders, query);
+    return {
+      records: await this.withFirstItems(records),
+      total: count,
+      ...(more === undefined ? {} : { more }),
+    };
   }
 
   /**
