@@ -168,7 +168,7 @@ export class SqlScope {
     const { offset } = pageBounds(query);
     const size = cursor ? pageBounds(query).size + 1 : pageBounds(query).size;
     const filters = [...options.filters];
-    if (cursor?.id != null)
+    if (cursor && cursor.id !== null)
       filters.push(this.keyset(table, alias, keys, cursor.id));
     const also = filters.map((filter) => ` AND ${filter}`).join('');
     if (this.userId === undefined || !acrossStores(query)) {

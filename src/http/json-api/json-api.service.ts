@@ -6,6 +6,7 @@ import type { ResourceObjects } from '../../common/resource-objects';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import {
+  BatchDocument,
   CursorListDocument,
   JSON_API_VERSION,
   LinkageDocument,
@@ -164,6 +165,14 @@ export class JsonApi implements ResourceObjects {
       );
     }
     return document;
+  }
+
+  /** A batch write's answer: its records, in the order written. */
+  batch<T>(resource: ResourceRenderer<T>, records: T[]): BatchDocument {
+    return {
+      jsonapi: JSON_API_VERSION,
+      data: records.map((record) => this.resourceObject(resource, record)),
+    };
   }
 
   /**
