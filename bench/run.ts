@@ -28,6 +28,8 @@ import { GOOD_CARD } from './state';
  *   --rounds <n>     A B rounds for the side-by-side rows (default 3)
  *   --duration <s>   seconds per run (default 10; quick 2)
  *   --million        also grow to 1,000,000 orders (bulk import) for the last growth row
+ *   --bulk-growth    grow to the main size (100,000 orders) by bulk import too, not by
+ *                    purchases (hours on a loaded machine); the rows read the same orders
  *   --keep           leave the benchmark database in place afterwards
  *   --reuse <file>   skip the seed: use the database a failed or --keep run left and its
  *                    state file (logged at start); the smallest growth row is then missing
@@ -43,6 +45,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string' },
     duration: { type: 'string' },
     million: { type: 'boolean' },
+    'bulk-growth': { type: 'boolean' },
     keep: { type: 'boolean' },
     reuse: { type: 'string' },
     out: { type: 'string' },
@@ -599,7 +602,11 @@ async function main() {
       : [await growth(SIZES.small, state, api)];
 
   started = Date.now();
-  state = await seed(['--orders', String(SIZES.main)]);
+  state = await seed([
+    '--orders',
+    String(SIZES.main),
+    ...(args['bulk-growth'] ? ['--bulk'] : []),
+  ]);
   log(
     `grown to ${SIZES.main} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
