@@ -224,7 +224,8 @@ export class OrderRepository {
           this.orders.manager.connection,
           `SELECT count(*)::int AS total FROM orders o
             WHERE ${[scope.on('o'), ...filters].join(' AND ')}`,
-          params,
+          // A copy: the page's statement appends its own values to `params`.
+          [...params],
         ).then((rows) => rows[0].total);
     const [orders, count] = await Promise.all([
       this.orderRows.query(
