@@ -28,6 +28,8 @@ import { GOOD_CARD } from './state';
  *   --rounds <n>     A B rounds for the side-by-side rows (default 3)
  *   --duration <s>   seconds per run (default 10; quick 2)
  *   --million        also grow to 1,000,000 orders (bulk import) for the last growth row
+ *   --bulk-growth    grow to the main size (100,000 orders) by bulk import too, not by
+ *                    purchases (hours on a loaded machine); the rows read the same orders
  *   --keep           leave the benchmark database in place afterwards
  *   --reuse <file>   skip the seed: use the database a failed or --keep run left and its
  *                    state file (logged at start); the smallest growth row is then missing
@@ -43,6 +45,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string' },
     duration: { type: 'string' },
     million: { type: 'boolean' },
+    'bulk-growth': { type: 'boolean' },
     keep: { type: 'boolean' },
     reuse: { type: 'string' },
     out: { type: 'string' },
@@ -413,6 +416,7 @@ async function sideBySide(
           pass: ratio >= minRatio && z.errors + z.non2xx === 0,
         }),
   });
+  return z;
 }
 
 async function compareOutputs(state: BenchState, paths: string[]) {
@@ -598,7 +602,11 @@ async function main() {
       : [await growth(SIZES.small, state, api)];
 
   started = Date.now();
-  state = await seed(['--orders', String(SIZES.main)]);
+  state = await seed([
+    '--orders',
+    String(SIZES.main),
+    ...(args['bulk-growth'] ? ['--bulk'] : []),
+  ]);
   log(
     `grown to ${SIZES.main} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -614,6 +622,7 @@ async function main() {
     ordersPage(1),
     ordersPage(deepPage),
     `/v1/orders/${state.orderIds[0]}`,
+    '/v1/products?include=variants',
   ]);
 
   if (runs('reads'))
@@ -724,7 +733,7 @@ async function reads(
     { port: PORTS.api, process: api },
     baseline,
   );
-  await sideBySide(
+  const firstPage = await sideBySide(
     `GET /v1/orders (store filter, page 1 of ${SIZES.main / 10}; both unprepared)`,
     [ordersPage(1)],
     state,
@@ -732,24 +741,62 @@ async function reads(
     baseline,
     0.7,
   );
+  // The deferred join: the page's ids from an index-only scan, then 10 rows.
   await sideBySide(
     `GET /v1/orders (store filter, page ${deepPage}; both unprepared)`,
     [ordersPage(deepPage)],
     state,
     zest,
     baseline,
+    5,
+  );
+  // The cursor extension at the same depth: a keyset seek, whatever the depth.
+  const cursorPath = await deepCursorPath(state, ordersPage(deepPage - 1));
+  const cursorRow = await load(
+    getSpec(zest.port, [cursorPath], state.apiKey),
+    unprepared,
+  );
+  addRow({
+    name: `GET /v1/orders (store filter, page[after] at page ${deepPage}; unprepared)`,
+    zest: cursorRow,
+    budget: 'p50 ≤ 3× p50 of page 1',
+    pass:
+      cursorRow.p50 <= 3 * Math.max(firstPage.p50, 1) &&
+      cursorRow.ok > 0 &&
+      cursorRow.errors + cursorRow.timeouts + cursorRow.non2xx === 0,
+  });
+  await sideBySide(
+    'GET /v1/products?include=variants (page of 10; both unprepared)',
+    ['/v1/products?include=variants'],
+    state,
+    zest,
+    baseline,
     0.7,
   );
   await stop(unprepared);
+}
 
-  const includeRow = await load(
-    getSpec(PORTS.api, ['/v1/products?include=variants'], state.apiKey),
-    api,
-  );
-  addRow({
-    name: 'GET /v1/products?include=variants (page of 10)',
-    zest: includeRow,
+/**
+ * The cursor page that follows numbered page `previous`: the `page[after]`
+ * of its last order, as a client walking the list would hold it.
+ */
+async function deepCursorPath(
+  state: BenchState,
+  previous: string,
+): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${PORTS.api}${previous}`, {
+    headers: auth(state.apiKey),
   });
+  const page = (await response.json()) as { data: { id: string }[] };
+  const last = page.data.at(-1);
+  if (!last) throw new Error(`${previous}: no orders`);
+  const cursor = Buffer.from(JSON.stringify({ id: Number(last.id) })).toString(
+    'base64url',
+  );
+  const url = new URL(previous, 'http://host');
+  url.searchParams.delete('page[number]');
+  url.searchParams.set('page[after]', cursor);
+  return `${url.pathname}${url.search}`;
 }
 
 async function realLimiter(state: BenchState, productPaths: string[]) {

@@ -104,6 +104,51 @@ function productObject(product: Row, variants: Row[]) {
   };
 }
 
+function variantObject(v: Row) {
+  const self = `${baseUrl}/v1/variants/${v.id}`;
+  const subscription = v.category === 'subscription';
+  const pwyw = v.category === 'pwyw';
+  return {
+    type: 'variants',
+    id: String(v.id),
+    attributes: {
+      product_id: v.product_id,
+      name: v.name,
+      slug: v.slug,
+      description: v.description,
+      links: v.links,
+      has_license_keys: v.has_license_keys,
+      license_activation_limit: v.license_activation_limit,
+      is_license_limit_unlimited: v.is_license_limit_unlimited,
+      license_length_value: v.license_length_value,
+      license_length_unit: v.license_length_unit,
+      is_license_length_unlimited: v.is_license_length_unlimited,
+      sort: v.sort,
+      status: v.status,
+      status_formatted: formatStatus(v.status),
+      created_at: formatTimestamp(v.created_at),
+      updated_at: formatTimestamp(v.updated_at),
+      test_mode: v.test_mode,
+      price:
+        v.price_id === null
+          ? 0
+          : (v.unit_price ?? v.tiers?.[0]?.unit_price ?? 0),
+      is_subscription: subscription,
+      interval: subscription ? v.renewal_interval_unit : null,
+      interval_count: subscription ? v.renewal_interval_quantity : null,
+      has_free_trial: subscription && v.trial_interval_unit !== null,
+      trial_interval: subscription ? v.trial_interval_unit : null,
+      trial_interval_count: subscription ? v.trial_interval_quantity : null,
+      pay_what_you_want: pwyw,
+      min_price: pwyw ? (v.min_price ?? 0) : 0,
+      suggested_price: pwyw ? (v.suggested_price ?? 0) : 0,
+      download_limit: v.download_limit,
+    },
+    relationships: relationships(self, ['product', 'files', 'price-model']),
+    links: { self },
+  };
+}
+
 const ORDER_STATUS: Record<string, string> = {
   pending: 'Pending',
   failed: 'Failed',
@@ -226,6 +271,83 @@ app.get<{ Params: { id: string } }>('/v1/products/:id', async (req, reply) => {
   const data = productObject(rows[0], variants.rows);
   return { jsonapi: JSONAPI, links: { self: data.links.self }, data };
 });
+
+/** The first products page with its variants included (`include=variants`). */
+app.get<{ Querystring: Record<string, string> }>(
+  '/v1/products',
+  async (req, reply) => {
+    void reply.type(MEDIA);
+    const size = 10;
+    const [page, count] = await Promise.all([
+      pool.query(
+        `SELECT p.*, s.currency FROM products p JOIN stores s ON s.id = p.store_id
+          WHERE s.user_id = $1 AND p.test_mode = $2
+          ORDER BY p.name, p.id LIMIT ${size}`,
+        [userId, testMode],
+      ),
+      pool.query(
+        `SELECT count(*)::int AS total FROM products p JOIN stores s ON s.id = p.store_id
+          WHERE s.user_id = $1 AND p.test_mode = $2`,
+        [userId, testMode],
+      ),
+    ]);
+    const ids = page.rows.map((row: Row) => row.id as number);
+    const variants = await pool.query(
+      `SELECT v.*, p.id AS price_id, p.category, p.unit_price, p.tiers,
+              p.renewal_interval_unit, p.renewal_interval_quantity,
+              p.trial_interval_unit, p.trial_interval_quantity,
+              p.min_price, p.suggested_price
+         FROM variants v LEFT JOIN prices p ON p.id = v.current_price_id
+        WHERE v.product_id = ANY($1) ORDER BY v.sort, v.id`,
+      [ids],
+    );
+    const byProduct = new Map<number, Row[]>();
+    for (const v of variants.rows as Row[]) {
+      const list = byProduct.get(v.product_id as number) ?? [];
+      list.push(v);
+      byProduct.set(v.product_id as number, list);
+    }
+    const data = page.rows.map((row: Row) => {
+      const object = productObject(row, byProduct.get(row.id) ?? []);
+      const variantsOf = (byProduct.get(row.id) ?? []).map((v) => ({
+        type: 'variants',
+        id: String(v.id),
+      }));
+      return {
+        ...object,
+        relationships: {
+          store: object.relationships.store,
+          variants: { ...object.relationships.variants, data: variantsOf },
+        },
+      };
+    });
+    const total: number = count.rows[0].total;
+    const lastPage = Math.max(1, Math.ceil(total / size));
+    const link = (n: number) =>
+      `${baseUrl}/v1/products?page%5Bnumber%5D=${n}&page%5Bsize%5D=${size}&sort=name`;
+    const links: Record<string, string> = {
+      first: link(1),
+      last: link(lastPage),
+    };
+    if (lastPage > 1) links.next = link(2);
+    return {
+      meta: {
+        page: {
+          currentPage: 1,
+          from: data.length > 0 ? 1 : 0,
+          lastPage,
+          perPage: size,
+          to: data.length,
+          total,
+        },
+      },
+      jsonapi: JSONAPI,
+      links,
+      data,
+      included: (variants.rows as Row[]).map(variantObject),
+    };
+  },
+);
 
 app.get<{ Params: { id: string } }>('/v1/orders/:id', async (req, reply) => {
   void reply.type(MEDIA);

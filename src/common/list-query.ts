@@ -55,9 +55,21 @@ export interface SortKey {
   descending: boolean;
 }
 
+/**
+ * A keyset position (the cursor extension, `page[after]`/`page[before]`):
+ * the page is the `size` records after (or before) the record `id` in the
+ * list's order; `id` null with `after` is the start of the list.
+ */
+export interface PageCursor {
+  direction: 'after' | 'before';
+  id: number | null;
+}
+
 export interface Pagination {
   number: number;
   size: number;
+  /** Set when the page is asked for by cursor; `number` is then 1 and unused. */
+  cursor?: PageCursor;
 }
 
 export interface ListQuery {
@@ -82,6 +94,12 @@ export type RawQuery = Record<string, string | string[] | undefined>;
 export interface Page<T> {
   records: T[];
   total: number;
+  /**
+   * Cursor pages only: whether records follow this page in the direction
+   * of travel (past its last record for `after`, before its first for
+   * `before`).
+   */
+  more?: boolean;
 }
 
 /**

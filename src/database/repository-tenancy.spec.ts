@@ -81,6 +81,8 @@ const EXCEPTIONS: Record<string, string> = {
   'SubscriptionRepository.prices': HELD,
   'UsageRecordRepository.periodUsage': HELD,
   'UsageRecordRepository.previousTotal': HELD,
+  // The totals of items the batch found (and share-locked) in its tenancy.
+  'UsageBatchRepository.fold': HELD,
   'FileRepository.findContent': LINK,
   'FileRepository.nextSort': HELD,
   'FileRepository.insert': HELD,

@@ -116,7 +116,7 @@ describe('sqlScope', () => {
       );
     });
 
-    it('reads one store directly when the list is filtered to it', () => {
+    it('pages one store by its own ids (a deferred join) when the list is filtered to it', () => {
       const text = pageSql(
         {
           ...query([{ field: 'name', descending: false }], 2),
@@ -126,7 +126,7 @@ describe('sqlScope', () => {
       );
       expect(text).not.toContain('LATERAL');
       expect(text).toBe(
-        'SELECT s.* FROM sales s WHERE s.test_mode = $2 AND s.store_id IN (SELECT tenant_store.id FROM stores tenant_store WHERE tenant_store.user_id = $1) AND s.store_id = $3 ORDER BY s.name ASC, s.id ASC LIMIT 10 OFFSET 10',
+        'SELECT s.* FROM sales s JOIN (SELECT s.id AS page_id FROM sales s WHERE s.test_mode = $2 AND s.store_id = $3 AND EXISTS (SELECT 1 FROM stores tenant_store WHERE tenant_store.id = $3 AND tenant_store.user_id = $1) AND s.store_id = $3 ORDER BY s.name ASC, s.id ASC LIMIT 10 OFFSET 10) page_ids ON page_ids.page_id = s.id ORDER BY s.name ASC, s.id ASC',
       );
     });
   });

@@ -504,6 +504,127 @@ describe('orders, order items and refunds', () => {
     expect(outsider.body.data).toEqual([]);
   });
 
+  it('pages orders by cursor (page[after]/page[before]) as page[number] does, stable across inserts', async () => {
+    const rush = merchant.stores[1].id;
+    const ids = (body: { data: { id: string }[] }) =>
+      body.data.map((r) => r.id);
+    const pathOf = (link: string) => link.slice(link.indexOf('/v1/'));
+    // [list, sort]: one store and all stores, each way round.
+    const lists: [string, string][] = [
+      [`orders?filter[store_id]=${rush}`, ''],
+      [`orders?filter[store_id]=${rush}`, 'created_at'],
+      ['orders', ''],
+      ['orders', '-total'],
+    ];
+    for (const [list, sort] of lists) {
+      const query = `${list}${list.includes('?') ? '&' : '?'}page[size]=7${sort ? `&sort=${sort}` : ''}`;
+      const numbered: string[] = [];
+      let total = 0;
+      for (let page = 1; ; page++) {
+        const response = await get(`/v1/${query}&page[number]=${page}`).expect(
+          200,
+        );
+        total = response.body.meta.page.total;
+        if (response.body.data.length === 0) break;
+        numbered.push(...ids(response.body));
+      }
+      expect(numbered.length).toBe(total);
+      expect(total).toBeGreaterThan(14);
+      // Forwards from the start, following `next` until there is none.
+      const forwards: string[] = [];
+      let last = '';
+      let next: string | undefined = `/v1/${query}&page[after]=`;
+      while (next) {
+        const response: request.Response = await get(next).expect(200);
+        expect(response.body.meta.page).toEqual({ perPage: 7, total });
+        expect(response.body.data.length).toBeLessThanOrEqual(7);
+        if (forwards.length === 0)
+          expect(response.body.links.prev).toBeUndefined();
+        else expect(response.body.links.prev).toContain('page%5Bbefore%5D=');
+        expect(response.body.links.first).toContain('page%5Bnumber%5D=1');
+        forwards.push(...ids(response.body));
+        last = next;
+        next = response.body.links.next && pathOf(response.body.links.next);
+      }
+      expect(forwards).toEqual(numbered);
+      // Backwards from the last page, following `prev`.
+      const backwards: string[] = [];
+      let prev: string | undefined = last;
+      while (prev) {
+        const response: request.Response = await get(prev).expect(200);
+        backwards.unshift(...ids(response.body));
+        prev = response.body.links.prev && pathOf(response.body.links.prev);
+      }
+      expect(backwards).toEqual(numbered);
+    }
+
+    // New orders go to the top of the newest-first list: numbered pages
+    // shift, a cursor page stays where it was.
+    const query = '/v1/orders?page[size]=5';
+    const first = await get(`${query}&page[after]=`).expect(200);
+    const second = await get(`${query}&page[number]=2`).expect(200);
+    await buy(t.baseUrl, buyUrl).expect(201);
+    await buy(t.baseUrl, buyUrl).expect(201);
+    const followed = await get(pathOf(first.body.links.next)).expect(200);
+    expect(ids(followed.body)).toEqual(ids(second.body));
+    const shifted = await get(`${query}&page[number]=2`).expect(200);
+    expect(ids(shifted.body)).toEqual([
+      ...ids(first.body).slice(3),
+      ...ids(second.body).slice(0, 3),
+    ]);
+    expect(followed.body.meta.page.total).toBe(second.body.meta.page.total + 2);
+    // Before the old second page: the old first page, and before that the
+    // two new orders.
+    const before = await get(pathOf(followed.body.links.prev)).expect(200);
+    expect(ids(before.body)).toEqual(ids(first.body));
+    const newest = await get(pathOf(before.body.links.prev)).expect(200);
+    const top = await get(`${query}&page[number]=1`).expect(200);
+    expect(ids(newest.body)).toEqual(ids(top.body).slice(0, 2));
+    expect(newest.body.links.prev).toBeUndefined();
+
+    // Another merchant's cursor names nothing it can see.
+    const foreign = await get(
+      pathOf(first.body.links.next),
+      other.testKey,
+    ).expect(200);
+    expect(foreign.body.data).toEqual([]);
+
+    const bad = async (path: string, code: string, parameter: string) => {
+      const response = await get(path).expect(400);
+      expect(response.body.errors[0]).toMatchObject({
+        code,
+        source: { parameter },
+      });
+    };
+    await bad(
+      '/v1/orders?page[after]=not-a-cursor!',
+      'invalid_parameter',
+      'page[after]',
+    );
+    await bad(
+      `/v1/orders?page[after]=${Buffer.from('{"id":"1"}').toString('base64url')}`,
+      'invalid_parameter',
+      'page[after]',
+    );
+    await bad('/v1/orders?page[before]=', 'invalid_parameter', 'page[before]');
+    await bad(
+      '/v1/orders?page[after]=&page[number]=2',
+      'invalid_parameter',
+      'page[after]',
+    );
+    await bad(
+      '/v1/orders?page[after]=&page[before]=eyJpZCI6MX0',
+      'invalid_parameter',
+      'page[after]',
+    );
+    await bad(
+      '/v1/orders?page[after]=&sort=-total,created_at',
+      'invalid_parameter',
+      'page[after]',
+    );
+    await bad('/v1/products?page[after]=', 'unknown_parameter', 'page[after]');
+  });
+
   it('refuses to commit an order that was not numbered', async () => {
     // Purchases write the order first and number it just before the commit;
     // a deferred constraint makes a forgotten number fail the commit.

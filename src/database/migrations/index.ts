@@ -22,6 +22,7 @@ import { StripeEvents1795637000000 } from './1795637000000-stripe-events';
 import { InvoiceDunning1795640000000 } from './1795640000000-invoice-dunning';
 import { TaxEvidence1795640050000 } from './1795640050000-tax-evidence';
 import { CustomerEmailIndex1795640100000 } from './1795640100000-customer-email-index';
+import { UsageRecordClientIds1795640200000 } from './1795640200000-usage-record-client-ids';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   InvoiceDunning1795640000000,
   TaxEvidence1795640050000,
   CustomerEmailIndex1795640100000,
+  UsageRecordClientIds1795640200000,
 ];

@@ -44,6 +44,21 @@ export interface ListDocument {
   included?: ResourceObject[];
 }
 
+/** The answer to a batch write (an extension): the records written. */
+export interface BatchDocument {
+  jsonapi: typeof JSON_API_VERSION;
+  data: ResourceObject[];
+}
+
+/** A list page asked for by cursor (`page[after]`/`page[before]`). */
+export interface CursorListDocument {
+  meta: { page: { perPage: number; total: number } };
+  jsonapi: typeof JSON_API_VERSION;
+  links: { first: string; last: string; next?: string; prev?: string };
+  data: ResourceObject[];
+  included?: ResourceObject[];
+}
+
 export interface LinkageDocument {
   jsonapi: typeof JSON_API_VERSION;
   links: { self: string; related: string };

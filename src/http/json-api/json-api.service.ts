@@ -6,6 +6,8 @@ import type { ResourceObjects } from '../../common/resource-objects';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import {
+  BatchDocument,
+  CursorListDocument,
   JSON_API_VERSION,
   LinkageDocument,
   ListDocument,
@@ -15,7 +17,7 @@ import {
   ResourceObject,
   SingleDocument,
 } from './document';
-import { parseListQuery } from './list-query';
+import { encodeCursor, parseListQuery } from './list-query';
 import type {
   AnyResourceType,
   Finders,
@@ -79,7 +81,7 @@ export class JsonApi implements ResourceObjects {
     resource: ResourceType<T>,
     principal: Principal,
     query: RawQuery,
-  ): Promise<ListDocument> {
+  ): Promise<ListDocument | CursorListDocument> {
     const listQuery = this.parseList(resource, query);
     const page = await this.finders(resource).findPage(principal, listQuery);
     return this.list(resource, page, listQuery, principal);
@@ -165,6 +167,14 @@ export class JsonApi implements ResourceObjects {
     return document;
   }
 
+  /** A batch write's answer: its records, in the order written. */
+  batch<T>(resource: ResourceRenderer<T>, records: T[]): BatchDocument {
+    return {
+      jsonapi: JSON_API_VERSION,
+      data: records.map((record) => this.resourceObject(resource, record)),
+    };
+  }
+
   /**
    * A page of records. `path` is the list's path below /v1 (`products`, or a
    * related route such as `stores/1/products`), so links page that same list.
@@ -175,12 +185,21 @@ export class JsonApi implements ResourceObjects {
     query: ListQuery,
     principal: Principal,
     path: string = resource.type,
-  ): Promise<ListDocument> {
+  ): Promise<ListDocument | CursorListDocument> {
     const data = page.records.map((record) =>
       this.resourceObject(resource, record),
     );
-    const { number, size } = query.page;
+    const { number, size, cursor } = query.page;
     const lastPage = Math.max(1, Math.ceil(page.total / size));
+    if (cursor) {
+      return this.withIncluded(
+        this.cursorList(resource, page, query, data, path, lastPage),
+        resource,
+        page.records,
+        principal,
+        query,
+      );
+    }
     const from = data.length > 0 ? (number - 1) * size + 1 : 0;
     const meta: PageMeta = {
       currentPage: number,
@@ -199,15 +218,68 @@ export class JsonApi implements ResourceObjects {
     };
     if (number < lastPage) document.links.next = link(number + 1);
     if (number > 1) document.links.prev = link(Math.min(number - 1, lastPage));
+    return this.withIncluded(
+      document,
+      resource,
+      page.records,
+      principal,
+      query,
+    );
+  }
+
+  private async withIncluded<T, D extends ListDocument | CursorListDocument>(
+    document: D,
+    resource: ResourceType<T>,
+    records: T[],
+    principal: Principal,
+    query: ListQuery,
+  ): Promise<D> {
     if (query.include.length > 0) {
       document.included = await this.included(
         resource,
-        page.records,
-        data,
+        records,
+        document.data,
         principal,
         query.include,
       );
     }
+    return document;
+  }
+
+  /**
+   * A page asked for by cursor (`page[after]`/`page[before]`): `meta.page`
+   * has the size and the list's total (a cursor page has no number), `next`
+   * and `prev` carry the cursors of its last and first records, `first` and
+   * `last` are the numbered pages.
+   */
+  private cursorList<T>(
+    resource: ResourceType<T>,
+    page: Page<T>,
+    query: ListQuery,
+    data: ResourceObject[],
+    path: string,
+    lastPage: number,
+  ): CursorListDocument {
+    const cursor = query.page.cursor!;
+    const numbered = (n: number) => this.pageLink(path, n, query);
+    const document: CursorListDocument = {
+      meta: { page: { perPage: query.page.size, total: page.total } },
+      jsonapi: JSON_API_VERSION,
+      links: { first: numbered(1), last: numbered(lastPage) },
+      data,
+    };
+    if (data.length === 0) return document;
+    const after = cursor.direction === 'after';
+    const nextExists = after ? page.more === true : true;
+    const prevExists = after ? cursor.id !== null : page.more === true;
+    const at = (name: 'page[after]' | 'page[before]', record: T) =>
+      this.pageLink(path, null, query, [
+        name,
+        encodeCursor(resource.id(record)),
+      ]);
+    if (nextExists)
+      document.links.next = at('page[after]', page.records.at(-1)!);
+    if (prevExists) document.links.prev = at('page[before]', page.records[0]);
     return document;
   }
 
@@ -221,6 +293,7 @@ export class JsonApi implements ResourceObjects {
   ): Promise<
     | SingleDocument
     | ListDocument
+    | CursorListDocument
     | { jsonapi: typeof JSON_API_VERSION; links: { self: string }; data: null }
   > {
     const { parent, definition, target, finders } =
@@ -434,9 +507,15 @@ export class JsonApi implements ResourceObjects {
     return (record) => byParent.get(resource.id(record)) ?? [];
   }
 
-  private pageLink(path: string, pageNumber: number, query: ListQuery): string {
+  private pageLink(
+    path: string,
+    pageNumber: number | null,
+    query: ListQuery,
+    cursor?: ['page[after]' | 'page[before]', string],
+  ): string {
     const params = new URLSearchParams();
-    params.set('page[number]', String(pageNumber));
+    if (cursor) params.set(cursor[0], cursor[1]);
+    else params.set('page[number]', String(pageNumber));
     params.set('page[size]', String(query.page.size));
     for (const [name, value] of Object.entries({
       ...query.filters,

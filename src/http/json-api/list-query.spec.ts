@@ -1,6 +1,6 @@
 import { thrownAppError } from '../../../test/support/app-error';
 import { filterParsers } from '../../common/list-query';
-import { parseListQuery } from './list-query';
+import { encodeCursor, parseListQuery } from './list-query';
 
 const spec = {
   filters: {
@@ -104,5 +104,68 @@ describe('parseListQuery', () => {
     expect(
       parseListQuery({ sort: '-created_at,name' }, spec, []).sort,
     ).toHaveLength(2);
+  });
+});
+
+describe('parseListQuery: cursors (page[after]/page[before])', () => {
+  const withCursors = { ...spec, cursors: true };
+
+  it('decodes a cursor of its own making, and an empty page[after] as the start', () => {
+    expect(
+      parseListQuery({ 'page[after]': encodeCursor(42) }, withCursors, []).page,
+    ).toEqual({
+      number: 1,
+      size: 10,
+      cursor: { direction: 'after', id: 42 },
+    });
+    expect(
+      parseListQuery({ 'page[after]': '' }, withCursors, []).page.cursor,
+    ).toEqual({ direction: 'after', id: null });
+    expect(
+      parseListQuery(
+        { 'page[before]': encodeCursor('7'), sort: 'name,created_at' },
+        withCursors,
+        [],
+      ).page.cursor,
+    ).toEqual({ direction: 'before', id: 7 });
+  });
+
+  it.each([
+    [{ 'page[before]': '' }, 'page[before]', 'invalid_parameter'],
+    [{ 'page[after]': 'abc' }, 'page[after]', 'invalid_parameter'],
+    [
+      { 'page[after]': Buffer.from('{"id":0}').toString('base64url') },
+      'page[after]',
+      'invalid_parameter',
+    ],
+    [
+      { 'page[after]': '', 'page[number]': '2' },
+      'page[after]',
+      'invalid_parameter',
+    ],
+    [
+      { 'page[after]': '', 'page[before]': encodeCursor(1) },
+      'page[after]',
+      'invalid_parameter',
+    ],
+    [
+      { 'page[after]': '', sort: '-name,created_at' },
+      'page[after]',
+      'invalid_parameter',
+    ],
+  ])('refuses %j', (query, parameter, code) => {
+    const error = thrownAppError(() => parseListQuery(query, withCursors, []));
+    expect(error.status).toBe(400);
+    expect(error.errors[0]).toMatchObject({ code, source: { parameter } });
+  });
+
+  it('knows no cursor on a list that does not page by them', () => {
+    const error = thrownAppError(() =>
+      parseListQuery({ 'page[after]': '' }, spec, []),
+    );
+    expect(error.errors[0]).toMatchObject({
+      code: 'unknown_parameter',
+      source: { parameter: 'page[after]' },
+    });
   });
 });

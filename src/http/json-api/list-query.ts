@@ -1,6 +1,7 @@
 import { AppError } from '../../common/app-error';
 import {
   FilterParser,
+  PageCursor,
   FilterValue,
   ListQuery,
   NO_MATCH,
@@ -16,6 +17,8 @@ export interface ListSpec {
   sorts: string[];
   /** The default `sort` value, spelled as the reference API spells it in links. */
   defaultSort: string;
+  /** Whether the list also pages by cursor (`page[after]`/`page[before]`). */
+  cursors?: boolean;
 }
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -95,6 +98,83 @@ function parseSort(raw: string | undefined, spec: ListSpec): SortKey[] {
   });
 }
 
+/**
+ * A record's cursor: opaque to clients (base64url of a small JSON object),
+ * so what it holds may change without breaking them.
+ */
+export function encodeCursor(id: string | number): string {
+  return Buffer.from(JSON.stringify({ id: Number(id) })).toString('base64url');
+}
+
+function decodeCursor(raw: string, name: string): number | null {
+  if (raw === '' && name === 'page[after]') return null;
+  let id: unknown;
+  try {
+    id = (
+      JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as {
+        id?: unknown;
+      } | null
+    )?.id;
+  } catch {
+    id = undefined;
+  }
+  if (
+    !/^[A-Za-z0-9_-]{1,64}$/.test(raw) ||
+    typeof id !== 'number' ||
+    !Number.isSafeInteger(id) ||
+    id < 1
+  ) {
+    throw AppError.badRequest(
+      `${name} must be a cursor from this list's links.`,
+      { parameter: name },
+      HttpErrorCodes.invalidParameter,
+    );
+  }
+  return id;
+}
+
+/**
+ * `page[after]`/`page[before]` on a list that pages by cursor. One of them
+ * at most, never with `page[number]`, and only with a sort whose keys all
+ * go one way (a keyset is compared as one row).
+ */
+function parseCursor(
+  query: RawQuery,
+  spec: ListSpec,
+  sort: SortKey[],
+): PageCursor | undefined {
+  const given = (['page[after]', 'page[before]'] as const).filter(
+    (name) => query[name] !== undefined,
+  );
+  if (given.length === 0) return undefined;
+  const [name] = given;
+  if (!spec.cursors) {
+    throw AppError.badRequest(
+      `Unknown query parameter "${name}".`,
+      { parameter: name },
+      HttpErrorCodes.unknownParameter,
+    );
+  }
+  if (given.length > 1 || query['page[number]'] !== undefined) {
+    throw AppError.badRequest(
+      `${name} cannot be combined with ${given.length > 1 ? given[1] : 'page[number]'}.`,
+      { parameter: name },
+      HttpErrorCodes.invalidParameter,
+    );
+  }
+  if (sort.some((key) => key.descending !== sort[0].descending)) {
+    throw AppError.badRequest(
+      `${name} needs a sort whose attributes are all ascending or all descending.`,
+      { parameter: name },
+      HttpErrorCodes.invalidParameter,
+    );
+  }
+  return {
+    direction: name === 'page[after]' ? 'after' : 'before',
+    id: decodeCursor(single(query, name) ?? '', name),
+  };
+}
+
 /** Only parameters a single-record read understands. */
 export function assertOnlyParameters(query: RawQuery, allowed: string[]) {
   for (const name of Object.keys(query)) {
@@ -146,7 +226,14 @@ export function parseListQuery(
       if (value === NO_MATCH) unmatchable[filterName] = raw;
       else filters[filterName] = value;
     } else if (
-      !['page[number]', 'page[size]', 'include', 'sort'].includes(name)
+      ![
+        'page[number]',
+        'page[size]',
+        'page[after]',
+        'page[before]',
+        'include',
+        'sort',
+      ].includes(name)
     ) {
       throw AppError.badRequest(
         `Unknown query parameter "${name}".`,
@@ -156,8 +243,11 @@ export function parseListQuery(
     }
   }
   const sortRaw = single(query, 'sort');
+  const sort = parseSort(sortRaw || undefined, spec);
+  const cursor = parseCursor(query, spec, sort);
   return {
     page: {
+      ...(cursor ? { cursor } : {}),
       number: pageParameter(query, 'page[number]', 1, Number.MAX_SAFE_INTEGER),
       size: pageParameter(
         query,
@@ -168,7 +258,7 @@ export function parseListQuery(
     },
     filters,
     unmatchable,
-    sort: parseSort(sortRaw || undefined, spec),
+    sort,
     sortParam: sortRaw || spec.defaultSort,
     include: parseInclude(query, includes),
   };

@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { thrownAppError } from '../../../test/support/app-error';
-import { parseWriteDocument } from './write-document';
+import { parseBatchDocument, parseWriteDocument } from './write-document';
 
 class Attributes {
   @IsString()
@@ -301,5 +301,55 @@ describe('parseWriteDocument', () => {
         2147483647,
       );
     });
+  });
+});
+
+describe('parseBatchDocument', () => {
+  const batchRules = { ...rules, batch: 3 };
+  const member = (attributes: Record<string, unknown>, id?: unknown) => ({
+    type: 'customers',
+    ...(id === undefined ? {} : { id }),
+    attributes,
+    relationships: { store: { data: { type: 'stores', id: '3' } } },
+  });
+
+  it('parses each member with its client id, in order', () => {
+    const documents = parseBatchDocument(
+      { data: [member({ name: 'Ada' }, 'a-1'), member({ name: 'Bo' })] },
+      batchRules,
+    );
+    expect(documents.map((d) => [d.id, d.attributes.name])).toEqual([
+      ['a-1', 'Ada'],
+      [undefined, 'Bo'],
+    ]);
+  });
+
+  it('reports every invalid member at /data/<i>/attributes, in one 422', () => {
+    const error = thrownAppError(() =>
+      parseBatchDocument(
+        {
+          data: [member({ name: 'Ada' }), member({}), member({ name: '' })],
+        },
+        batchRules,
+      ),
+    );
+    expect(error.status).toBe(422);
+    expect(error.errors.map((e) => e.source)).toEqual([
+      { pointer: '/data/1/attributes/name' },
+      { pointer: '/data/2/attributes/name' },
+    ]);
+  });
+
+  it.each([
+    [{ data: [] }, '/data'],
+    [{ data: [1, 2, 3, 4].map(() => member({ name: 'A' })) }, '/data'],
+    [{ data: [member({ name: 'A' }), 'x'] }, '/data/1'],
+    [{ data: [member({ name: 'A' }, 'has space')] }, '/data/0/id'],
+    [{ data: [member({ name: 'A' }, 7)] }, '/data/0/id'],
+    [{ data: [{ ...member({ name: 'A' }), type: 'stores' }] }, '/data/0/type'],
+  ])('refuses %j at %s (400)', (body, pointer) => {
+    const error = thrownAppError(() => parseBatchDocument(body, batchRules));
+    expect(error.status).toBe(400);
+    expect(error.errors[0].source).toEqual({ pointer });
   });
 });

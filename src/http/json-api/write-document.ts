@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { AppError } from '../../common/app-error';
+import { AppError, ErrorDetail } from '../../common/app-error';
 import { WriteDocument } from '../../common/write-document';
 import { prepareIntegers, validationDetails } from './attribute-validation';
 import { HttpErrorCodes } from '../errors/http-error-codes';
@@ -22,7 +22,16 @@ export interface WriteDocumentRules<A> {
   relationships?: Record<string, RelationshipRule>;
   /** PATCH: `data.id` must equal the `:id` path parameter. */
   update?: boolean;
+  /**
+   * POST only: `data` may also be an array of up to this many resource
+   * objects (a batch, all-or-nothing), each with an optional client `id`
+   * (`BATCH_ID`); the handler then gets an array of write documents.
+   */
+  batch?: number;
 }
+
+/** A client `id` in a batch: what the handler may key idempotency on. */
+export const BATCH_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -65,9 +74,13 @@ function identifier(
 function parseRelationships(
   raw: unknown,
   rules: Record<string, RelationshipRule>,
+  base: string,
 ): WriteDocument<unknown>['relationships'] {
   if (raw !== undefined && !isObject(raw)) {
-    throw shapeError('relationships must be an object.', '/data/relationships');
+    throw shapeError(
+      'relationships must be an object.',
+      `${base}/relationships`,
+    );
   }
   const given = raw ?? {};
   const result: WriteDocument<unknown>['relationships'] = {};
@@ -75,13 +88,13 @@ function parseRelationships(
     if (!Object.hasOwn(rules, name)) {
       throw AppError.unprocessable({
         detail: `Unknown relationship "${name}".`,
-        source: { pointer: `/data/relationships/${name}` },
+        source: { pointer: `${base}/relationships/${name}` },
         code: HttpErrorCodes.unknownRelationship,
       });
     }
   }
   for (const [name, rule] of Object.entries(rules)) {
-    const pointer = `/data/relationships/${name}`;
+    const pointer = `${base}/relationships/${name}`;
     const relationship = given[name];
     if (relationship === undefined) {
       if (rule.required) {
@@ -133,59 +146,119 @@ export function parseWriteDocument<A extends object>(
   const data = body.data;
   if (!isObject(data))
     throw shapeError('The document needs a data object.', '/data');
+  const parsed = parseResource(data, rules, '/data', pathId);
+  if (parsed.errors.length > 0) throw AppError.unprocessable(parsed.errors);
+  return parsed.document;
+}
+
+/**
+ * A batch write (`rules.batch`): `data` an array of resource objects, each
+ * checked as a single write's `data` is, with pointers `/data/<i>/…`. Any
+ * invalid member fails the whole batch (every member's attribute errors
+ * in one 422); a single `data` object is a batch of one.
+ */
+export function parseBatchDocument<A extends object>(
+  body: unknown,
+  rules: WriteDocumentRules<A> & { batch: number },
+): WriteDocument<A>[] {
+  if (!isObject(body) || !Array.isArray(body.data))
+    return [parseWriteDocument(body, rules)];
+  const items: unknown[] = body.data;
+  if (items.length === 0 || items.length > rules.batch) {
+    throw shapeError(
+      `A batch holds 1 to ${rules.batch} resource objects.`,
+      '/data',
+    );
+  }
+  const documents: WriteDocument<A>[] = [];
+  const errors: ErrorDetail[] = [];
+  items.forEach((item, i) => {
+    const base = `/data/${i}`;
+    if (!isObject(item))
+      throw shapeError('Each member of data must be a resource object.', base);
+    if (
+      item.id !== undefined &&
+      (typeof item.id !== 'string' || !BATCH_ID.test(item.id))
+    ) {
+      throw shapeError(
+        'A client id is 1 to 100 letters, digits or ._:- characters.',
+        `${base}/id`,
+      );
+    }
+    const parsed = parseResource(item, rules, base);
+    errors.push(...parsed.errors);
+    documents.push({ ...parsed.document, id: item.id as string | undefined });
+  });
+  if (errors.length > 0) throw AppError.unprocessable(errors);
+  return documents;
+}
+
+/** One resource object of a write at `base` (`/data`, or `/data/<i>` in a batch). */
+function parseResource<A extends object>(
+  data: Record<string, unknown>,
+  rules: WriteDocumentRules<A>,
+  base: string,
+  pathId?: string,
+): { document: WriteDocument<A>; errors: ErrorDetail[] } {
   if (typeof data.type !== 'string')
-    throw shapeError('data.type is required.', '/data/type');
+    throw shapeError('data.type is required.', `${base}/type`);
   if (data.type !== rules.type) {
     throw shapeError(
       `This endpoint takes "${rules.type}", not "${data.type}".`,
-      '/data/type',
+      `${base}/type`,
     );
   }
   let id: string | undefined;
   if (rules.update) {
     if (typeof data.id !== 'string' && typeof data.id !== 'number') {
-      throw shapeError('data.id is required.', '/data/id');
+      throw shapeError('data.id is required.', `${base}/id`);
     }
     id = String(data.id);
     if (id !== pathId) {
       throw AppError.conflict(
         'data.id does not match the id in the URL.',
-        { pointer: '/data/id' },
+        { pointer: `${base}/id` },
         HttpErrorCodes.idMismatch,
       );
     }
   }
   const rawAttributes = data.attributes ?? {};
   if (!isObject(rawAttributes))
-    throw shapeError('attributes must be an object.', '/data/attributes');
+    throw shapeError('attributes must be an object.', `${base}/attributes`);
 
   const attributes = plainToInstance(rules.attributes, rawAttributes);
-  const outOfRange = prepareIntegers(attributes, '/data/attributes');
-  const errors = validationDetails(
+  const outOfRange = prepareIntegers(attributes, `${base}/attributes`);
+  const errors: ErrorDetail[] = validationDetails(
     validateSync(attributes, {
       whitelist: true,
       forbidUnknownValues: true,
       validationError: { target: true, value: true },
     }),
-    '/data/attributes',
+    `${base}/attributes`,
   );
   const reported = new Set(errors.map((e) => JSON.stringify(e.source)));
   errors.push(
     ...outOfRange.filter((e) => !reported.has(JSON.stringify(e.source))),
   );
-  if (errors.length > 0) throw AppError.unprocessable(errors);
   return {
-    id,
-    attributes,
-    relationships: parseRelationships(
-      data.relationships,
-      rules.relationships ?? {},
-    ),
+    document: {
+      id,
+      attributes,
+      relationships:
+        errors.length > 0
+          ? {}
+          : parseRelationships(
+              data.relationships,
+              rules.relationships ?? {},
+              base,
+            ),
+    },
+    errors,
   };
 }
 
 interface RequestWithBody {
-  body?: unknown;
+  body?: { data?: unknown } | null;
   params?: Record<string, string>;
 }
 
@@ -196,6 +269,11 @@ export const JsonApiBody = createParamDecorator(
     context: ExecutionContext,
   ) => {
     const request = context.switchToHttp().getRequest<RequestWithBody>();
+    if (rules.batch !== undefined && Array.isArray(request.body?.data))
+      return parseBatchDocument(request.body, {
+        ...rules,
+        batch: rules.batch,
+      });
     return parseWriteDocument(request.body, rules, request.params?.id);
   },
 );

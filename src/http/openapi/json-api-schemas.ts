@@ -95,20 +95,27 @@ export function sharedSchemas(): Record<string, SchemaObject> {
           'Links to the related records; `data` linkage when the relationship was included.',
       },
     ),
-    PageMeta: exact({
-      currentPage: int(),
-      from: int(),
-      lastPage: int(),
-      perPage: int(),
-      to: int(),
-      total: int(),
-    }),
+    PageMeta: exact(
+      {
+        currentPage: int(),
+        from: int(),
+        lastPage: int(),
+        perPage: int(),
+        to: int(),
+        total: int(),
+      },
+      {
+        optional: ['currentPage', 'from', 'lastPage', 'to'],
+        description:
+          'A page asked for by cursor (`page[after]`/`page[before]`, lists that offer them) has only `perPage` and `total`; a numbered page has every member.',
+      },
+    ),
     ListLinks: exact(
       { first: url(), last: url(), next: url(), prev: url() },
       {
         optional: ['next', 'prev'],
         description:
-          '`next` and `prev` appear only when that page exists. Every link carries page[number], page[size], the active filters and sort.',
+          '`next` and `prev` appear only when that page exists. Every link carries page[number], page[size], the active filters and sort; on a cursor page `next` and `prev` carry `page[after]`/`page[before]` instead of page[number].',
       },
     ),
     ErrorObject: exact(

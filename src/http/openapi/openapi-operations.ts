@@ -6,7 +6,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger';
 import { AnyResourceType } from '../json-api/resource';
-import type { WriteDocumentRules } from '../json-api/write-document';
+import { BATCH_ID, type WriteDocumentRules } from '../json-api/write-document';
 import {
   jsonApiResponse,
   ref,
@@ -107,6 +107,38 @@ export function writeDocumentSchema(
   });
 }
 
+/**
+ * A write that also takes a batch (extension): one resource object, or
+ * `data` an array of 1 to `limit` of them, each with an optional client `id`.
+ */
+function batchWriteSchema(
+  rules: WriteDocumentRules<object>,
+  limit: number,
+): SchemaObject {
+  const single = writeDocumentSchema(rules);
+  const member = (single.properties as Record<string, SchemaObject>).data;
+  const withId: SchemaObject = {
+    ...member,
+    properties: {
+      ...(member.properties as Record<string, SchemaObject>),
+      id: {
+        type: 'string',
+        pattern: BATCH_ID.source,
+        description:
+          'Optional client id: the record is added once per id (in its store and mode); sent again, the first record is answered.',
+      },
+    },
+  };
+  return {
+    oneOf: [
+      single,
+      exact({
+        data: { type: 'array', minItems: 1, maxItems: limit, items: withId },
+      }),
+    ],
+  };
+}
+
 export interface ResourceRoute {
   type: string;
   method: Method;
@@ -198,7 +230,11 @@ export function resourceOperation(
       ? {
           required: true,
           content: {
-            'application/vnd.api+json': { schema: writeDocumentSchema(rules) },
+            'application/vnd.api+json': {
+              schema: rules.batch
+                ? batchWriteSchema(rules, rules.batch)
+                : writeDocumentSchema(rules),
+            },
           },
         }
       : undefined,
@@ -206,7 +242,25 @@ export function resourceOperation(
       [status]:
         status === '204'
           ? { description: `The ${name} is deleted.` }
-          : jsonApiResponse(`The ${name}.`, ref(schemaNames.document(type))),
+          : jsonApiResponse(
+              rules?.batch
+                ? `The ${name}, or for a batch every ${name} written, in order.`
+                : `The ${name}.`,
+              rules?.batch
+                ? {
+                    oneOf: [
+                      ref(schemaNames.document(type)),
+                      exact({
+                        jsonapi: ref('JsonApiVersion'),
+                        data: {
+                          type: 'array',
+                          items: ref(schemaNames.resource(type)),
+                        },
+                      }),
+                    ],
+                  }
+                : ref(schemaNames.document(type)),
+            ),
       ...bodyErrors,
       ...idempotencyErrors,
       ...notFound,

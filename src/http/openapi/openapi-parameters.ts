@@ -68,6 +68,15 @@ export function listParameters(
         default: DEFAULT_PAGE_SIZE,
       },
     },
+    ...(resource.list.cursors
+      ? (['after', 'before'] as const).map((direction): ParameterObject => ({
+          name: `page[${direction}]`,
+          in: 'query',
+          required: false,
+          description: `Extension: the page ${direction} the record whose cursor this is (from a cursor page's \`${direction === 'after' ? 'next' : 'prev'}\` link); not with page[number]. ${direction === 'after' ? 'Empty: the first page, by cursor.' : ''}`,
+          schema: { type: 'string' },
+        }))
+      : []),
     {
       name: 'sort',
       in: 'query',

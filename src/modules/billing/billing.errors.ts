@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError, sourceOf } from '../../common/app-error';
 import { CommonErrors } from '../../common/common.errors';
 
 /** The billing module's errors: subscriptions, their items, usage and invoices. */
@@ -144,6 +144,29 @@ export const BillingErrors = {
       relationship: 'subscription-item',
       code: 'subscription_item_not_usage_based',
     }),
+
+  /**
+   * A member of a batch post refused: its error as a single post would
+   * have it, pointed at the member (`/data/<index>/…`).
+   */
+  inBatch: (index: number, error: AppError) =>
+    new AppError(
+      error.status,
+      error.errors.map((detail) => {
+        const source = sourceOf(detail);
+        return {
+          ...detail,
+          relationship: undefined,
+          field: undefined,
+          source:
+            source && 'pointer' in source
+              ? {
+                  pointer: source.pointer.replace(/^\/data/, `/data/${index}`),
+                }
+              : source,
+        };
+      }),
+    ),
 
   usageNotAccepted: (status: string) =>
     AppError.unprocessable({

@@ -43,6 +43,7 @@ import { SubscriptionService } from './subscription.service';
 import { UsageRecordController } from './usage-record.controller';
 import { UsageRecord } from './usage-record.entity';
 import { UsageRecordRepository } from './usage-record.repository';
+import { UsageBatchRepository } from './usage-batch.repository';
 import { UsageRecordReader } from './usage-record.reader';
 import { UsageRecordSerializer } from './usage-record.serializer';
 import { UsageRecordService } from './usage-record.service';
@@ -77,6 +78,7 @@ import { UsageRecordService } from './usage-record.service';
   providers: [
     SubscriptionRepository,
     UsageRecordRepository,
+    UsageBatchRepository,
     SubscriptionInvoiceRepository,
     SubscriptionBilling,
     InvoiceCollection,

@@ -11,6 +11,9 @@ import { UsageRecordSerializer } from './usage-record.serializer';
 import { UsageRecordService } from './usage-record.service';
 import { BillingErrors } from './billing.errors';
 
+/** The most records one batch post takes. */
+export const USAGE_BATCH_LIMIT = 1000;
+
 @Controller('v1/usage-records')
 export class UsageRecordController {
   constructor(
@@ -33,6 +36,11 @@ export class UsageRecordController {
     return this.jsonApi.readOne(this.serializer, principal, id, query);
   }
 
+  /**
+   * One usage record, or a batch (extension): `data` an array of up to
+   * USAGE_BATCH_LIMIT records, written all or none, each idempotent by its
+   * optional client `id`; the answer's `data` is then the array of records.
+   */
   @Post()
   @HttpCode(201)
   async create(
@@ -45,16 +53,39 @@ export class UsageRecordController {
         'subscription-item': { type: 'subscription-items' },
         subscription_item: { type: 'subscription-items' },
       },
+      batch: USAGE_BATCH_LIMIT,
     })
-    body: WriteDocument<UsageRecordAttributes>,
+    body:
+      | WriteDocument<UsageRecordAttributes>
+      | WriteDocument<UsageRecordAttributes>[],
   ) {
-    const itemId =
-      body.relationships['subscription-item'] ??
-      body.relationships.subscription_item;
-    if (typeof itemId !== 'string') {
-      throw BillingErrors.subscriptionItemRequired();
+    if (Array.isArray(body)) {
+      const members = body.map((member, index) => ({
+        input: member.attributes,
+        itemIdRaw: itemIdOf(member, index),
+        clientId: member.id ?? null,
+      }));
+      const records = await this.usage.createBatch(principal, members);
+      return this.jsonApi.batch(this.serializer, records);
     }
-    const record = await this.usage.create(principal, body.attributes, itemId);
+    const record = await this.usage.create(
+      principal,
+      body.attributes,
+      itemIdOf(body),
+    );
     return this.jsonApi.single(this.serializer, record, principal);
   }
+}
+
+/** The member's subscription item (either spelling), required. */
+function itemIdOf(
+  body: WriteDocument<UsageRecordAttributes>,
+  index?: number,
+): string {
+  const itemId =
+    body.relationships['subscription-item'] ??
+    body.relationships.subscription_item;
+  if (typeof itemId === 'string') return itemId;
+  const error = BillingErrors.subscriptionItemRequired();
+  throw index === undefined ? error : BillingErrors.inBatch(index, error);
 }

@@ -27,6 +27,10 @@ export class UsageRecord {
   @Column({ type: 'text' })
   action: UsageAction;
 
+  /** The client's id for the record (batch posts), unique per store and mode. */
+  @Column({ name: 'client_id', type: 'text', nullable: true })
+  clientId: string | null;
+
   /** The billing period the record counts towards. */
   @Column({ name: 'period_start', type: 'timestamptz' })
   periodStart: Date;

@@ -130,6 +130,7 @@ export class UsageRecordRepository {
             quantity,
             action,
             periodStart: target.periodStart,
+            clientId: null,
             createdAt: now,
             updatedAt: now,
           });

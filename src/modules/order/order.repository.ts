@@ -13,6 +13,7 @@ import {
   inOwnedStores,
   scoped,
   scopedListPage,
+  cursorPage,
   sqlScope,
 } from '../../database/tenancy';
 import type { OutboxWrite } from '../webhooks/outbox';
@@ -238,7 +239,8 @@ export class OrderRepository {
           this.orders.manager.connection,
           `SELECT count(*)::int AS total FROM orders o
             WHERE ${[scope.on('o'), ...filters].join(' AND ')}`,
-          params,
+          // A copy: the page's statement appends its own values to `params`.
+          [...params],
         ).then((rows) => rows[0].total);
     const [orders, count] = await Promise.all([
       this.orderRows.query(
@@ -254,7 +256,12 @@ export class OrderRepository {
       ),
       total,
     ]);
-    return { records: await this.withFirstItems(orders), total: count };
+    const { records, more } = cursorPage(orders, query);
+    return {
+      records: await this.withFirstItems(records),
+      total: count,
+      ...(more === undefined ? {} : { more }),
+    };
   }
 
   /**

@@ -38,6 +38,7 @@ export class OrderSerializer implements ResourceType<OrderView> {
     },
     sorts: ['created_at', 'updated_at', 'order_number', 'total'],
     defaultSort: '-createdAt',
+    cursors: true,
   };
 
   constructor(private readonly receipts: OrderReceipts) {}
