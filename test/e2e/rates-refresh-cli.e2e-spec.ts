@@ -44,7 +44,7 @@ describeWithDatabase('rates:refresh (CLI)', () => {
 
   beforeAll(async () => {
     ecb = await startEcbStandIn();
-    t = await startTestApp();
+    t = await startTestApp({ CURRENCY_RATES: '{"CHF":1.4}' });
     env = {
       DATABASE_URL: t.config.database.url!,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -83,17 +83,18 @@ describeWithDatabase('rates:refresh (CLI)', () => {
     });
   });
 
-  it('fetches the day now and stores it: the next sale takes its rates and date', async () => {
+  it('fetches the day now and stores it: the next price lookup takes its rates and date', async () => {
     ecb.state.behaviour = {
       kind: 'document',
       body: ecbDocument('2026-11-24', {
         USD: '1.2000',
         JPY: '180.00',
         GBP: '0.8000',
+        CHF: '0.9600',
       }),
     };
     const result = await runCli(env, ['rates:refresh']);
-    expect(result).toEqual({ date: '2026-11-24', currencies: 3, url: ecb.url });
+    expect(result).toEqual({ date: '2026-11-24', currencies: 4, url: ecb.url });
     expect(await storedDays()).toEqual(['2026-11-24']);
     const rates = t.app.get(ExchangeRates);
     // USD per unit: EUR = the USD quote; X = USD quote / X quote.
@@ -112,6 +113,19 @@ describeWithDatabase('rates:refresh (CLI)', () => {
       date: '2026-11-24',
       origin: 'fetched',
     });
+    // Stored (1.25 USD per CHF), but CURRENCY_RATES wins, with no date.
+    expect(await rates.find('CHF')).toEqual({
+      currency: 'CHF',
+      rate: 1.4,
+      date: null,
+      origin: 'override',
+    });
+    const [chf] = (await t.app
+      .get(DataSource)
+      .query(
+        `SELECT rate::text AS rate FROM exchange_rates WHERE currency = 'CHF'`,
+      )) as { rate: string }[];
+    expect(Number(chf.rate)).toBe(1.25);
   });
 
   it('keeps the stored day when the source is too slow or its document is refused', async () => {
@@ -141,7 +155,7 @@ describeWithDatabase('rates:refresh (CLI)', () => {
     });
   });
 
-  it('fetches from --url over CURRENCY_RATES_URL, and CURRENCY_RATES still wins for its currencies', async () => {
+  it('fetches from --url rather than CURRENCY_RATES_URL; a currency the new day lacks keeps its newest stored rate', async () => {
     ecb.state.behaviour = {
       kind: 'document',
       body: ecbDocument('2026-11-25', { USD: '1.1000', GBP: '0.8800' }),
