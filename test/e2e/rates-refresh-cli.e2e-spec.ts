@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { StoreService } from '../../src/modules/store/store.service';
 import { ExchangeRates } from '../../src/modules/currency/exchange-rates.service';
 import { SHIPPED_RATES } from '../../src/modules/currency/shipped-rates';
 import { usdPerUnit } from '../../src/modules/currency/usd-rates';
@@ -7,6 +8,8 @@ import {
   EcbStandIn,
   startEcbStandIn,
 } from '../support/ecb-stand-in';
+import { buy, buyNowUrl } from '../support/commerce';
+import { createMerchant, createPricedProduct } from '../support/factories';
 import { runCli, spawnZest } from '../support/processes';
 import { startTestApp, TEST_APP_KEY, TestApp } from '../support/test-app';
 
@@ -21,6 +24,21 @@ describeWithDatabase('rates:refresh (CLI)', () => {
   let t: TestApp;
   let ecb: EcbStandIn;
   let env: Record<string, string>;
+  let key: string;
+  const products: Record<string, string> = {};
+
+  /** Buys the product priced in `currency`: the order's frozen rate and its day. */
+  const purchase = async (currency: string) => {
+    const url = await buyNowUrl(t.baseUrl, key, products[currency]);
+    const bought = await buy(t.baseUrl, url).expect(201);
+    const [row] = (await t.app.get(DataSource).query(
+      `SELECT currency_rate::float8 AS rate, currency_rate_date::text AS date
+           FROM orders WHERE id = $1`,
+      [Number(bought.body.data.id)],
+    )) as { rate: number; date: string | null }[];
+    expect(bought.body.data.attributes.currency_rate).toBe(row.rate);
+    return row;
+  };
 
   const storedDays = async (): Promise<string[]> =>
     (
@@ -55,6 +73,19 @@ describeWithDatabase('rates:refresh (CLI)', () => {
       CURRENCY_RATES_URL: ecb.url,
       CURRENCY_RATES_TIMEOUT_MS: '500',
     };
+    const merchant = await createMerchant(t.app);
+    key = merchant.testKey;
+    for (const currency of ['EUR', 'GBP', 'JPY']) {
+      const store = await t.app.get(StoreService).create({
+        userId: merchant.userId,
+        name: `${currency} Shop`,
+        currency,
+      });
+      const priced = await createPricedProduct(t.baseUrl, key, store.id, {
+        unit_price: 1000,
+      });
+      products[currency] = priced.product.id;
+    }
   });
   afterAll(async () => {
     await t?.close();
@@ -83,7 +114,7 @@ describeWithDatabase('rates:refresh (CLI)', () => {
     });
   });
 
-  it('fetches the day now and stores it: the next price lookup takes its rates and date', async () => {
+  it('fetches the day now and stores it: the next purchases in EUR, GBP and JPY freeze its rates and date', async () => {
     ecb.state.behaviour = {
       kind: 'document',
       body: ecbDocument('2026-11-24', {
@@ -126,6 +157,14 @@ describeWithDatabase('rates:refresh (CLI)', () => {
         `SELECT rate::text AS rate FROM exchange_rates WHERE currency = 'CHF'`,
       )) as { rate: string }[];
     expect(Number(chf.rate)).toBe(1.25);
+
+    // Each purchase freezes the fetched rate and the day it is for.
+    expect(await purchase('EUR')).toEqual({ rate: 1.2, date: '2026-11-24' });
+    expect(await purchase('GBP')).toEqual({ rate: 1.5, date: '2026-11-24' });
+    expect(await purchase('JPY')).toEqual({
+      rate: 0.0066666667,
+      date: '2026-11-24',
+    });
   });
 
   it('keeps the stored day when the source is too slow or its document is refused', async () => {
