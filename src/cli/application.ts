@@ -15,3 +15,11 @@ export { VariantService } from '../modules/catalog/variant.service';
 export { RefundAttributes } from '../modules/order/order.dto';
 export { OrderService } from '../modules/order/order.service';
 export { WebhookDeliveryService } from '../modules/webhooks/webhook-delivery.service';
+export { Clock } from '../common/clock';
+export { APP_CONFIG } from '../config/config.module';
+export {
+  ECB_DAILY_RATES_URL,
+  EcbRateSource,
+} from '../modules/currency/ecb-rate-source';
+export { ExchangeRateRefresh } from '../modules/currency/exchange-rate-refresh.service';
+export { ExchangeRateRepository } from '../modules/currency/exchange-rate.repository';

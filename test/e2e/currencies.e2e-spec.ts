@@ -1,11 +1,10 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SHIPPED_RATES } from '../../src/modules/currency/shipped-rates';
 import { usdPerUnit } from '../../src/modules/currency/usd-rates';
 import { StoreService } from '../../src/modules/store/store.service';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
+import { ecbDocument, startEcbStandIn } from '../support/ecb-stand-in';
 import { createMerchant, createPricedProduct } from '../support/factories';
 import { eventually } from '../support/processes';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -14,66 +13,6 @@ import {
   startTestWorker,
   TestWorker,
 } from '../support/worker';
-
-/** What the ECB stand-in answers. */
-type Behaviour =
-  { kind: 'down' } | { kind: 'hang' } | { kind: 'document'; body: string };
-
-/**
- * A local stand-in for the ECB's eurofxref-daily.xml: the real document's
- * shape (single-quoted attributes, the gesmes envelope), with test figures.
- */
-function ecbDocument(time: string, quotes: Record<string, string>): string {
-  const cubes = Object.entries(quotes)
-    .map(
-      ([currency, rate]) =>
-        `\t\t\t<Cube currency='${currency}' rate='${rate}'/>`,
-    )
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
-\t<gesmes:subject>Reference rates</gesmes:subject>
-\t<gesmes:Sender>
-\t\t<gesmes:name>European Central Bank</gesmes:name>
-\t</gesmes:Sender>
-\t<Cube>
-\t\t<Cube time='${time}'>
-${cubes}
-\t\t</Cube>
-\t</Cube>
-</gesmes:Envelope>
-`;
-}
-
-async function startEcbStandIn() {
-  const state: { behaviour: Behaviour; requests: number } = {
-    behaviour: { kind: 'down' },
-    requests: 0,
-  };
-  const server: Server = createServer((req, res) => {
-    state.requests++;
-    const { behaviour } = state;
-    if (behaviour.kind === 'hang') return;
-    if (behaviour.kind === 'down') {
-      res.writeHead(503, { 'Content-Type': 'text/html' });
-      res.end('<html><body>Service Unavailable</body></html>');
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': 'text/xml' });
-    res.end(behaviour.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    state,
-    url: `http://127.0.0.1:${port}/stats/eurofxref/eurofxref-daily.xml`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const shipped = (currency: string) =>
   usdPerUnit(SHIPPED_RATES.unitsPerUsd[currency]);

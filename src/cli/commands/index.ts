@@ -6,6 +6,7 @@ import { CATALOG_COMMANDS } from './catalog';
 import { WEBHOOKS_COMMANDS } from './webhooks';
 import { PAYMENTS_COMMANDS } from './payments';
 import { MAIL_COMMANDS } from './mail';
+import { RATES_COMMANDS } from './rates';
 
 /**
  * Every operator command. The list commands read with plain SQL rather than
@@ -21,4 +22,5 @@ export const COMMANDS: Record<string, Command> = {
   ...WEBHOOKS_COMMANDS,
   ...PAYMENTS_COMMANDS,
   ...MAIL_COMMANDS,
+  ...RATES_COMMANDS,
 };
