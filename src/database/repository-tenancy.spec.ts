@@ -58,6 +58,8 @@ const EXCEPTIONS: Record<string, string> = {
   'SubscriptionInvoiceRepository.revenueByStore': FIGURES,
   'SubscriptionInvoiceRepository.revenueByCustomer': FIGURES,
   'SubscriptionRepository.lock': HELD,
+  'SubscriptionRepository.findById': LINK,
+  'SubscriptionRepository.storeName': LINK,
   'SubscriptionRepository.lockNextDue': SYSTEM,
   'SubscriptionRepository.save': HELD,
   'SubscriptionRepository.insert': HELD,

@@ -82,6 +82,11 @@ const ROUTES = [
   'GET /portal/subscriptions/:id',
   'GET /portal/subscriptions/:id/payment-method',
   'POST /portal/subscriptions/:id/payment-method',
+  'POST /portal/subscriptions/:id/cancel',
+  'POST /portal/subscriptions/:id/resume',
+  'POST /portal/subscriptions/:id/plan/preview',
+  'POST /portal/subscriptions/:id/plan',
+  'POST /portal/subscriptions/:id/quantity',
   'GET /v1/usage-records',
   'POST /v1/usage-records',
   'GET /v1/usage-records/:id',
@@ -591,6 +596,11 @@ describe('hostile input over every route', () => {
       'POST /portal/subscriptions/:id/payment-method': () => ({
         card_number: '4242424242424242',
       }),
+      'POST /portal/subscriptions/:id/plan/preview': () => ({
+        variant_id: '1',
+      }),
+      'POST /portal/subscriptions/:id/plan': () => ({ variant_id: '1' }),
+      'POST /portal/subscriptions/:id/quantity': () => ({ quantity: '2' }),
       'POST /v1/usage-records': () =>
         doc(
           'usage-records',

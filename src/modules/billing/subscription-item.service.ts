@@ -5,6 +5,11 @@ import { Principal } from '../../common/principal';
 import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
+import {
+  BillingCaller,
+  isPortalCaller,
+  PORTAL_MAX_QUANTITY,
+} from './billing-caller';
 import { CurrentUsage } from './billing-views';
 import { planName } from './invoice-lines';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
@@ -39,18 +44,23 @@ export class SubscriptionItemService {
    * flags, like a plan change. Sends `subscription_updated`.
    */
   updateQuantity(
-    principal: Principal,
+    caller: BillingCaller,
     id: number,
     input: SubscriptionItemUpdateAttributes,
   ): Promise<SubscriptionItem> {
     return this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const [visible] = await this.subscriptions.findVisibleItems(
-        principal,
-        [id],
-        manager,
-      );
+      const portal = isPortalCaller(caller);
+      const [visible] = portal
+        ? [await this.subscriptions.findItem(manager, id)]
+        : await this.subscriptions.findVisibleItems(caller, [id], manager);
       if (!visible) throw AppError.notFound();
+      if (
+        portal &&
+        !(input.quantity >= 1 && input.quantity <= PORTAL_MAX_QUANTITY)
+      ) {
+        throw BillingErrors.quantityOutOfRange(PORTAL_MAX_QUANTITY);
+      }
       const s = await this.subscriptions.lock(manager, visible.subscriptionId);
       const item = await this.subscriptions.findItem(manager, id);
       if (!s || !item) throw AppError.notFound();

@@ -4,6 +4,8 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { BillingCaller, isPortalCaller } from './billing-caller';
+import { planChangeAmounts } from './plan-change';
 import { forSeconds, prorate, secondsBetween } from '../../common/money';
 import { parseTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
@@ -13,12 +15,10 @@ import { nextAnchorDate, periodEnd } from './billing-period';
 import { SubscriptionView } from './billing-views';
 import { SubscriptionUpdateAttributes } from './billing.dto';
 import { planName } from './invoice-lines';
-import { amountFor } from './pricing';
 import { prorationMode } from './proration';
 import { RenewalService } from './renewal.service';
 import {
   periodEndOf,
-  priceTerms,
   SubscriptionBilling,
 } from './subscription-billing.service';
 import { PauseMode, Subscription } from './subscription.entity';
@@ -86,13 +86,16 @@ export class SubscriptionService {
    * declined immediate charge rolls the whole request back (422).
    */
   update(
-    principal: Principal,
+    caller: BillingCaller,
     id: number,
     input: SubscriptionUpdateAttributes,
   ): Promise<SubscriptionView> {
     return this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const s = await this.subscriptions.lockVisible(manager, principal, id);
+      const portal = isPortalCaller(caller);
+      const s = portal
+        ? await this.subscriptions.lock(manager, id)
+        : await this.subscriptions.lockVisible(manager, caller, id);
       if (!s) throw AppError.notFound();
       if (s.status === 'expired') {
         throw BillingErrors.subscriptionExpired();
@@ -108,7 +111,7 @@ export class SubscriptionService {
         events.add('subscription_resumed');
       }
       if (input.variant_id !== undefined && input.variant_id !== s.variantId) {
-        await this.changePlan(manager, s, input.variant_id, flags, now);
+        await this.changePlan(manager, s, input.variant_id, flags, now, portal);
         events.add('subscription_updated');
       }
       if (input.trial_ends_at !== undefined) {
@@ -251,6 +254,7 @@ export class SubscriptionService {
     variantId: number,
     flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
     now: Date,
+    portal: boolean,
   ) {
     this.assertOpen(s, 'variant_id');
     const target = await this.subscriptions.variantInStore(
@@ -260,9 +264,18 @@ export class SubscriptionService {
       variantId,
     );
     if (!target) {
-      throw BillingErrors.variantNotFound();
+      throw portal
+        ? BillingErrors.planNotOffered()
+        : BillingErrors.variantNotFound();
     }
     const { variant, product, price } = target;
+    // The portal offers only the product's published plans.
+    if (
+      portal &&
+      (variant.productId !== s.productId || variant.status !== 'published')
+    ) {
+      throw BillingErrors.planNotOffered();
+    }
     if (
       !price ||
       price.category !== 'subscription' ||
@@ -273,29 +286,16 @@ export class SubscriptionService {
     }
     const items = await this.subscriptions.itemsOf(manager, s.id);
     const item = items[0];
-    const usageBased = isUsageBased(price);
-    if (item.isUsageBased !== usageBased) {
+    if (item.isUsageBased !== isUsageBased(price)) {
       throw BillingErrors.billingModelSwitch();
     }
     const oldPrice = await this.subscriptions.price(manager, item.priceId);
-    const oldAmount = usageBased
-      ? 0
-      : amountFor(priceTerms(oldPrice!), item.quantity);
-    const newInterval = {
-      unit: price.renewalIntervalUnit,
-      quantity: price.renewalIntervalQuantity,
-    };
-    // A plan with another interval is compared per second over the current period.
-    const newAmount = usageBased
-      ? 0
-      : forSeconds(
-          amountFor(priceTerms(price), item.quantity),
-          secondsBetween(s.currentPeriodStart, s.renewsAt),
-          secondsBetween(
-            s.currentPeriodStart,
-            periodEnd(s.currentPeriodStart, newInterval, s.billingAnchor),
-          ),
-        );
+    const { oldAmount, newAmount } = planChangeAmounts(
+      s,
+      item,
+      oldPrice,
+      price,
+    );
     item.priceId = price.id;
     item.updatedAt = now;
     await this.subscriptions.saveItem(manager, item);
@@ -303,8 +303,8 @@ export class SubscriptionService {
     s.productId = product.id;
     s.variantName = variant.name;
     s.productName = product.name;
-    s.intervalUnit = newInterval.unit;
-    s.intervalQuantity = newInterval.quantity;
+    s.intervalUnit = price.renewalIntervalUnit;
+    s.intervalQuantity = price.renewalIntervalQuantity;
     await this.applyProration(
       manager,
       s,

@@ -75,6 +75,8 @@ export interface CheckoutPageModel {
   dark: boolean;
   buttonColor: string | null;
   totals: PageTotals | null;
+  /** Auto-renewal terms of a subscription price, shown under the total. */
+  terms?: string | null;
   /** The applied discount, e.g. "LAUNCH: 20% off". */
   discountApplied: string | null;
   discountMessage: string | null;
@@ -213,6 +215,7 @@ ${logo}
 ${description}
 ${media}
 ${model.totals ? totalsTable(model.totals) : ''}
+${model.terms ? `<p class="muted" data-terms>${escape(model.terms)}</p>` : ''}
 </section>
 <section>
 <h2>Checkout</h2>

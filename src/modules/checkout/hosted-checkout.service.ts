@@ -18,6 +18,7 @@ import {
   renderReceiptPage,
 } from './checkout-page';
 import { CheckoutRepository } from './checkout.repository';
+import { checkoutTerms } from './checkout-terms';
 import { CheckoutService } from './checkout.service';
 import { Totals } from './pricing';
 import {
@@ -251,6 +252,7 @@ export class HostedCheckoutService {
       dark: options?.dark ?? false,
       buttonColor: options?.button_color ?? null,
       totals,
+      terms: this.terms(offer, variantId, quantity),
       discountApplied,
       discountMessage,
       errors,
@@ -258,6 +260,19 @@ export class HostedCheckoutService {
       testMode: offer.testMode,
     };
     return { kind: 'html', status, html: renderCheckoutPage(model) };
+  }
+
+  private terms(offer: Offer, variantId: number, quantity: number) {
+    const price = offer.target.prices.get(variantId);
+    if (!price) return null;
+    return checkoutTerms({
+      price,
+      unitPrice: offer.checkout?.customPrice ?? unitPriceOf(price),
+      quantity,
+      currency: offer.target.store.currency,
+      skipTrial: offer.checkout?.checkoutOptions.skip_trial ?? false,
+      now: this.clock.now(),
+    });
   }
 
   /** The pay-what-you-want field: the buyer's text, else the suggested price. */
