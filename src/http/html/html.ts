@@ -36,6 +36,19 @@ th,td{text-align:left;padding:8px 10px;border-bottom:1px solid #eef0f2;font-size
 th{background:#f6f8fa;font-weight:600}
 td.mono{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
 p.empty{color:#59636e;background:#fff;border:1px solid #d1d9e0;border-radius:6px;padding:12px}
+p.store{color:#59636e;font-weight:600;margin:0 0 8px}
+div.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
+section{margin-top:24px}
+form{display:flex;flex-wrap:wrap;gap:8px;align-items:center;background:#fff;border:1px solid #d1d9e0;border-radius:6px;padding:12px}
+label{font-weight:600;font-size:.92rem;flex-basis:100%}
+input,select{font:inherit;padding:8px 10px;border:1px solid #818b98;border-radius:6px;min-height:40px;background:#fff;color:#1f2328;max-width:100%}
+button{font:inherit;font-weight:600;padding:8px 16px;min-height:40px;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
+button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0969da;outline-offset:2px}
+a{color:#0550ae}
+p.notice{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:12px;color:#1a4721}
+p.notice.error{background:#ffebe9;border-color:#ff8182;color:#82071e}
+span.terms{color:#59636e;font-size:.85rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
 /** A complete page; `body` must already be escaped HTML. */

@@ -25,7 +25,30 @@ import { SubscriptionItemService } from './subscription-item.service';
 import { SubscriptionRepository } from './subscription.repository';
 import { SubscriptionService } from './subscription.service';
 import { Subscription } from './subscription.entity';
+import { SubscriptionItem } from './subscription-item.entity';
 import { BillingErrors } from './billing.errors';
+
+/**
+ * A subscription's auto-renewal terms while it renews (a trial in progress,
+ * then the plan's amount for the quantity from the next charge); null once
+ * cancelled or ended.
+ */
+export function renewalTerms(
+  s: Subscription,
+  item: SubscriptionItem | null,
+  price: Price | null,
+): string | null {
+  if (s.status === 'cancelled' || s.status === 'expired' || !item || !price)
+    return null;
+  const onTrial = s.status === 'on_trial' && s.trialEndsAt !== null;
+  return subscriptionTerms({
+    price,
+    amount: amountFor(priceTerms(price), item.quantity),
+    currency: s.currency,
+    firstChargeAt: onTrial ? s.trialEndsAt! : s.renewsAt,
+    trial: onTrial,
+  });
+}
 
 /** The signed form targets of a subscription's portal page. */
 export interface PortalActions {
@@ -175,22 +198,11 @@ export class SubscriptionSelfService {
     const price = item
       ? await this.subscriptions.price(null, item.priceId)
       : null;
-    const renewing = s.status !== 'cancelled' && s.status !== 'expired';
-    const onTrial = s.status === 'on_trial' && s.trialEndsAt !== null;
     return {
       subscription: view,
       storeName: storeName ?? '',
       now,
-      terms:
-        renewing && item && price
-          ? subscriptionTerms({
-              price,
-              amount: amountFor(priceTerms(price), item.quantity),
-              currency: s.currency,
-              firstChargeAt: onTrial ? s.trialEndsAt! : s.renewsAt,
-              trial: onTrial,
-            })
-          : null,
+      terms: renewalTerms(s, item, price),
       plans: plans
         .filter((p) => !item || isUsageBased(p.price) === item.isUsageBased)
         .map((p) => ({

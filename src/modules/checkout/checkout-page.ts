@@ -272,6 +272,8 @@ export interface ReceiptPageModel {
     size: string;
     remaining: number | null;
   }[];
+  /** Terms, license keys, invoice and portal links (receipt-sections.ts). */
+  extras?: string;
 }
 
 function downloadsSection(downloads: ReceiptPageModel['downloads']): string {
@@ -306,6 +308,7 @@ ${model.button ? `<p><a href="${escape(model.button.url)}">${escape(model.button
 ${totalsTable(model.totals)}
 </section>
 ${downloadsSection(model.downloads)}
+${model.extras ?? ''}
 </main>`;
   return layout(`Receipt #${model.orderNumber} · ${model.storeName}`, body);
 }

@@ -23,7 +23,7 @@ function link(url: string | null, label: string): string {
 function table(headers: string[], rows: string[][]): string {
   const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const body = rows.map((cells) => `<tr>${cells.join('')}</tr>`).join('\n');
-  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  return `<div class="scroll"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 const cell = (value: string | number, className?: string) =>
@@ -43,12 +43,13 @@ function section(
 }
 
 const subscriptionRow = (s: PortalSubscription) => [
-  cell(s.productName),
+  `<td>${escapeHtml(s.productName)}${s.terms ? `<br><span class="terms" data-terms>${escapeHtml(s.terms)}</span>` : ''}</td>`,
   cell(s.variantName),
   cell(s.status),
   cell(s.priceFormatted ?? '—'),
   cell(date(s.renewsAt)),
   cell(date(s.endsAt)),
+  `<td>${link(s.manageUrl, 'Manage')}</td>`,
 ];
 
 const orderRow = (o: PortalOrder) => [
@@ -58,6 +59,7 @@ const orderRow = (o: PortalOrder) => [
   cell(o.totalFormatted),
   cell(o.status),
   `<td>${link(o.receiptUrl, 'Receipt')}</td>`,
+  `<td>${link(o.invoiceUrl, 'PDF')}</td>`,
 ];
 
 const licenseKeyRow = (k: PortalLicenseKey) => [
@@ -87,13 +89,13 @@ export function renderCustomerPortal(portal: CustomerPortal): string {
     section(
       'Subscriptions',
       'No subscriptions.',
-      ['Product', 'Plan', 'Status', 'Price', 'Renews', 'Ends'],
+      ['Product', 'Plan', 'Status', 'Price', 'Renews', 'Ends', 'Manage'],
       lists.subscriptions.map(subscriptionRow),
     ),
     section(
       'Orders',
       'No orders.',
-      ['Order', 'Date', 'Product', 'Total', 'Status', 'Receipt'],
+      ['Order', 'Date', 'Product', 'Total', 'Status', 'Receipt', 'Invoice'],
       lists.orders.map(orderRow),
     ),
     section(

@@ -101,6 +101,21 @@ export class LicenseKeyRepository {
       .getMany();
   }
 
+  /** An order's keys (its store and mode), oldest first. */
+  findKeysOfOrder(order: {
+    id: number;
+    storeId: number;
+    testMode: boolean;
+  }): Promise<LicenseKey[]> {
+    return scoped(this.keys.createQueryBuilder('lk'), 'lk', {
+      storeId: order.storeId,
+      testMode: order.testMode,
+    })
+      .andWhere('lk.order_id = :orderId', { orderId: order.id })
+      .orderBy('lk.id', 'ASC')
+      .getMany();
+  }
+
   /** The key with this value, in any store and mode (the License API has no caller identity). */
   async findByKey(key: string): Promise<LicenseKey | null> {
     const [found] = await this.keyRows.query(

@@ -12,6 +12,7 @@ import { OrderSales } from './order-sales';
 import { OrderController } from './order.controller';
 import { Order } from './order.entity';
 import { OrderReceipts } from './order-receipts';
+import { ReceiptExtras } from './receipt-extras';
 import { OrderItemReader, OrderReader } from './order.reader';
 import { OrderRepository } from './order.repository';
 import { OrderSerializer } from './order.serializer';
@@ -34,6 +35,7 @@ import { OrderService } from './order.service';
   providers: [
     OrderRepository,
     OrderReceipts,
+    ReceiptExtras,
     OrderService,
     OrderReader,
     OrderItemReader,
@@ -49,6 +51,12 @@ import { OrderService } from './order.service';
       },
     ),
   ],
-  exports: [OrderService, OrderReader, OrderItemReader, OrderSerializer],
+  exports: [
+    OrderService,
+    OrderReader,
+    OrderItemReader,
+    OrderSerializer,
+    ReceiptExtras,
+  ],
 })
 export class OrderModule {}
