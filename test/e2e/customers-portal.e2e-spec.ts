@@ -167,7 +167,7 @@ describe('customer portal and purchase customers', () => {
       .expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['cache-control']).toBe('no-store');
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['referrer-policy']).toBe('same-origin');
     const html = page.text;
     expect(html).toContain('Portal Store');
     expect(html).toContain('Sub &lt;Scriber&gt;');

@@ -14,12 +14,14 @@ export function escapeHtml(value: string | number | null | undefined): string {
 /**
  * Headers for server-rendered pages reached through signed links: never
  * cached, never framed, no scripts, and the signed URL is not sent on as a
- * Referer.
+ * Referer to any other origin.
  */
 export const HTML_PAGE_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  // same-origin: `no-referrer` makes Chromium send `Origin: null` on the
+  // pages' form posts, which the transport policy refuses.
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'content-security-policy':
