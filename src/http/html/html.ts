@@ -50,6 +50,14 @@ a{color:#0550ae}
 p.notice{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:12px;color:#1a4721}
 p.notice.error{background:#ffebe9;border-color:#ff8182;color:#82071e}
 span.terms{color:#59636e;font-size:.85rem}
+@media (max-width:600px){
+main{padding:20px 14px}
+table,tbody,tr,td{display:block;width:auto}
+thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+tr{border-bottom:1px solid #d1d9e0;padding:6px 0}
+td{border:0;padding:4px 12px;display:flex;gap:12px}
+td[data-label]::before{content:attr(data-label);flex:0 0 7.5em;font-weight:600;color:#59636e}
+}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 

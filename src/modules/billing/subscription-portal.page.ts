@@ -99,7 +99,7 @@ function invoicesSection(m: SubscriptionPortalModel): string {
   const rows = m.invoices
     .map(
       (i) =>
-        `<tr><td>${escapeHtml(DATE.format(i.date))}</td><td>${escapeHtml(REASONS[i.reason] ?? i.reason)}</td><td>${escapeHtml(i.total)}</td><td>${escapeHtml(i.status)}</td><td>${
+        `<tr><td data-label="Date">${escapeHtml(DATE.format(i.date))}</td><td data-label="For">${escapeHtml(REASONS[i.reason] ?? i.reason)}</td><td data-label="Total">${escapeHtml(i.total)}</td><td data-label="Status">${escapeHtml(i.status)}</td><td data-label="Invoice">${
           i.url
             ? `<a href="${escapeHtml(i.url)}" rel="noopener noreferrer">PDF<span class="visually-hidden"> invoice of ${escapeHtml(DATE.format(i.date))}</span></a>`
             : '—'

@@ -22,7 +22,13 @@ function link(url: string | null, label: string): string {
 
 function table(headers: string[], rows: string[][]): string {
   const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const body = rows.map((cells) => `<tr>${cells.join('')}</tr>`).join('\n');
+  // Each cell names its column: a phone shows rows as labelled cards.
+  const body = rows
+    .map(
+      (cells) =>
+        `<tr>${cells.map((c, i) => c.replace(/^<td/, `<td data-label="${escapeHtml(headers[i])}"`)).join('')}</tr>`,
+    )
+    .join('\n');
   return `<div class="scroll"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
@@ -43,7 +49,7 @@ function section(
 }
 
 const subscriptionRow = (s: PortalSubscription) => [
-  `<td>${escapeHtml(s.productName)}${s.terms ? `<br><span class="terms" data-terms>${escapeHtml(s.terms)}</span>` : ''}</td>`,
+  `<td><span>${escapeHtml(s.productName)}${s.terms ? `<br><span class="terms" data-terms>${escapeHtml(s.terms)}</span>` : ''}</span></td>`,
   cell(s.variantName),
   cell(s.status),
   cell(s.priceFormatted ?? '—'),
