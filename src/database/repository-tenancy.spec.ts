@@ -59,6 +59,7 @@ const EXCEPTIONS: Record<string, string> = {
   'SubscriptionInvoiceRepository.revenueByCustomer': FIGURES,
   'SubscriptionRepository.lock': HELD,
   'SubscriptionRepository.findById': LINK,
+  'LicenseKeyRepository.findKeyById': LINK,
   'SubscriptionRepository.storeName': LINK,
   'SubscriptionRepository.lockNextDue': SYSTEM,
   'SubscriptionRepository.save': HELD,

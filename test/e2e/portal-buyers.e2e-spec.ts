@@ -114,6 +114,67 @@ describe('every buyer reaches what they bought; subscription terms disclosed', (
     expect(portal.text.match(/>PDF<\/a>/g)).toHaveLength(1);
   });
 
+  it('deactivates a license key’s activation from the portal, through the License API', async () => {
+    const url = await licensedOffer();
+    const bought = await buy(t.baseUrl, url, {
+      email: 'keys@example.com',
+    }).expect(201);
+    const keys = await api(
+      `/v1/license-keys?filter[order_id]=${bought.body.data.id}`,
+    ).expect(200);
+    const key = String(keys.body.data[0].attributes.key);
+    for (const name of ['Laptop', 'Desktop']) {
+      await request(t.baseUrl)
+        .post('/v1/licenses/activate')
+        .type('form')
+        .send({ license_key: key, instance_name: name })
+        .expect(200);
+    }
+    const order = bought.body.data.attributes as Attributes;
+    const receipt = await request(t.baseUrl)
+      .get(pathOf((order.urls as Attributes).receipt as string))
+      .expect(200);
+    const portalPath = hrefOf(receipt.text, 'data-portal');
+    const portal = await request(t.baseUrl).get(portalPath).expect(200);
+    expect(textOf(portal.text)).toContain('2 / 3');
+    const forms = [
+      ...portal.text.matchAll(
+        /<form method="post" action="([^"]+)" class="inline" data-instance>([^<]+)</g,
+      ),
+    ];
+    expect(forms.map((f) => f[2].trim())).toEqual(['Laptop', 'Desktop']);
+    const action = pathOf(unescape(forms[0][1]));
+    // Cross-site posts and tampered links are refused.
+    await request(t.baseUrl)
+      .post(action)
+      .set('Sec-Fetch-Site', 'cross-site')
+      .expect(403);
+    await request(t.baseUrl)
+      .post(
+        action.replace(
+          /\/instances\/[^/]+\//,
+          '/instances/00000000-0000-4000-8000-000000000000/',
+        ),
+      )
+      .expect(403);
+    const done = await request(t.baseUrl).post(action).expect(303);
+    expect(done.headers.location).toMatch(/\/portal\/customers\/\d+\?/);
+    const after = await request(t.baseUrl)
+      .get(pathOf(done.headers.location as string))
+      .expect(200);
+    expect(textOf(after.text)).toContain('1 / 3');
+    expect(after.text).not.toMatch(/data-instance>Laptop/);
+    // The License API sees the same: the instance is gone.
+    const validate = await request(t.baseUrl)
+      .post('/v1/licenses/validate')
+      .type('form')
+      .send({ license_key: key });
+    expect(validate.body.license_key.activation_usage).toBe(1);
+    // Posting the same form again: that activation is gone (404 page).
+    const again = await request(t.baseUrl).post(action).expect(404);
+    expect(textOf(again.text)).toContain('This activation does not exist');
+  });
+
   it('discloses a trial’s terms on the checkout, the receipt and the portal', async () => {
     const { product } = await createPricedProduct(
       t.baseUrl,

@@ -87,6 +87,7 @@ const ROUTES = [
   'POST /portal/subscriptions/:id/plan/preview',
   'POST /portal/subscriptions/:id/plan',
   'POST /portal/subscriptions/:id/quantity',
+  'POST /portal/license-keys/:id/instances/:instance/deactivate',
   'GET /v1/usage-records',
   'POST /v1/usage-records',
   'GET /v1/usage-records/:id',

@@ -49,6 +49,8 @@ button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible{ou
 a{color:#0550ae}
 p.notice{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:12px;color:#1a4721}
 p.notice.error{background:#ffebe9;border-color:#ff8182;color:#82071e}
+form.inline{border:0;padding:4px 0;background:none;margin:0}
+form.inline button{padding:4px 10px;min-height:32px;font-size:.85rem}
 span.terms{color:#59636e;font-size:.85rem}
 @media (max-width:600px){
 main{padding:20px 14px}

@@ -59,6 +59,8 @@ export interface PortalLicenseKey {
   /** null when unlimited. */
   activationLimit: number | null;
   expiresAt: Date | null;
+  /** The key's activations, each with its signed deactivate form target. */
+  instances: { name: string; activatedAt: Date; deactivateUrl: string }[];
 }
 
 /** A file the customer bought, with a freshly signed download link. */

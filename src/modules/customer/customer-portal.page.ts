@@ -68,13 +68,22 @@ const orderRow = (o: PortalOrder) => [
   `<td>${link(o.invoiceUrl, 'PDF')}</td>`,
 ];
 
+function instancesCell(k: PortalLicenseKey): string {
+  const usage = `${k.activationUsage} / ${k.activationLimit === null ? 'unlimited' : k.activationLimit}`;
+  const forms = k.instances
+    .map(
+      (i) =>
+        `<form method="post" action="${escapeHtml(i.deactivateUrl)}" class="inline" data-instance>${escapeHtml(i.name)} <span class="terms">since ${escapeHtml(date(i.activatedAt))}</span> <button type="submit">Deactivate<span class="visually-hidden"> ${escapeHtml(i.name)}</span></button></form>`,
+    )
+    .join('');
+  return `<td><span>${escapeHtml(usage)}${forms}</span></td>`;
+}
+
 const licenseKeyRow = (k: PortalLicenseKey) => [
   cell(k.key, 'mono'),
   cell(k.productName),
   cell(k.status),
-  cell(
-    `${k.activationUsage} / ${k.activationLimit === null ? 'unlimited' : k.activationLimit}`,
-  ),
+  instancesCell(k),
   cell(date(k.expiresAt)),
 ];
 

@@ -1,4 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { SignedUrls } from '../../common/signed-urls.service';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { PORTAL_LINK_LIFETIME_MS } from '../customer/customer.service';
 import {
   CustomerActivity,
   CustomerActivitySource,
@@ -23,6 +27,8 @@ export class LicenseKeyCustomerActivity
     private readonly activity: CustomerActivity,
     private readonly repository: LicenseKeyRepository,
     private readonly receipts: ReceiptExtras,
+    private readonly signedUrls: SignedUrls,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit() {
@@ -48,6 +54,11 @@ export class LicenseKeyCustomerActivity
     now: Date,
   ): Promise<{ licenseKeys: PortalLicenseKey[] }> {
     const keys = await this.repository.findKeysOfCustomer(customer);
+    const instances = await this.repository.instancesOfKeys(
+      customer,
+      keys.map((k) => k.id),
+    );
+    const expiresAt = new Date(now.getTime() + PORTAL_LINK_LIFETIME_MS);
     return {
       licenseKeys: keys.map((key) => ({
         key: key.key,
@@ -56,6 +67,17 @@ export class LicenseKeyCustomerActivity
         activationUsage: key.instancesCount,
         activationLimit: key.activationLimit,
         expiresAt: key.expiresAt,
+        instances: instances
+          .filter((i) => i.licenseKeyId === key.id)
+          .map((i) => ({
+            name: i.name,
+            activatedAt: i.createdAt,
+            deactivateUrl: this.signedUrls.sign(
+              this.config.http.publicBaseUrl,
+              `/portal/license-keys/${key.id}/instances/${i.identifier}/deactivate`,
+              { expiresAt },
+            ),
+          })),
       })),
     };
   }

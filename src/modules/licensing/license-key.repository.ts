@@ -101,6 +101,26 @@ export class LicenseKeyRepository {
       .getMany();
   }
 
+  /** A key by id, for its signed portal link. */
+  findKeyById(id: number): Promise<LicenseKey | null> {
+    return this.keys.findOneBy({ id });
+  }
+
+  /** The instances of a customer's keys (one store and mode), oldest first. */
+  instancesOfKeys(
+    customer: { storeId: number; testMode: boolean },
+    keyIds: number[],
+  ): Promise<LicenseKeyInstance[]> {
+    if (keyIds.length === 0) return Promise.resolve([]);
+    return scoped(this.instances.createQueryBuilder('lki'), 'lki', {
+      storeId: customer.storeId,
+      testMode: customer.testMode,
+    })
+      .andWhere('lki.license_key_id IN (:...keyIds)', { keyIds })
+      .orderBy('lki.id', 'ASC')
+      .getMany();
+  }
+
   /** An order's keys (its store and mode), oldest first. */
   findKeysOfOrder(order: {
     id: number;
