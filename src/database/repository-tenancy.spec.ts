@@ -39,9 +39,11 @@ const EXCEPTIONS: Record<string, string> = {
   'PaymentAttemptRepository.save': HELD,
   'PaymentAttemptRepository.pendingRefunds': HELD,
   'PaymentAttemptRepository.findStale': SYSTEM,
+  'PaymentAttemptRepository.findPending': HELD,
   'OrderRepository.findById': HELD,
   'OrderRepository.lock': HELD,
   'SubscriptionInvoiceRepository.lock': HELD,
+  'SubscriptionInvoiceRepository.subscriptionIdOf': HELD,
   'DiscountRepository.redeemedBy': HELD,
   'DiscountRepository.deleteRedemptions': HELD,
   // A store's Stripe account: written for a store the caller owns, read for

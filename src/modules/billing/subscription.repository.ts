@@ -71,7 +71,7 @@ export class SubscriptionRepository {
       .getOne();
   }
 
-  /** A subscription by id, for its signed portal link. */
+  /** By id alone, outside a transaction (the portal's signed link). */
   findById(id: number): Promise<Subscription | null> {
     return this.subscriptions.findOneBy({ id });
   }
