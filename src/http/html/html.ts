@@ -43,7 +43,7 @@ div.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
 section{margin-top:24px}
 form{display:flex;flex-wrap:wrap;gap:8px;align-items:center;background:#fff;border:1px solid #d1d9e0;border-radius:6px;padding:12px}
 label{font-weight:600;font-size:.92rem;flex-basis:100%}
-input,select{font:inherit;padding:8px 10px;border:1px solid #818b98;border-radius:6px;min-height:40px;background:#fff;color:#1f2328;max-width:100%}
+input,select{font:inherit;box-sizing:border-box;height:40px;padding:6px 10px;border:1px solid #818b98;border-radius:6px;min-height:40px;background:#fff;color:#1f2328;max-width:100%}
 button{font:inherit;font-weight:600;padding:8px 16px;min-height:40px;border:0;border-radius:6px;background:#1f6feb;color:#fff;cursor:pointer}
 button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 a{color:#0550ae}
