@@ -69,6 +69,8 @@ const EXCEPTIONS: Record<string, string> = {
   'SubscriptionInvoiceRepository.revenueByCustomer': FIGURES,
   'SubscriptionRepository.lock': HELD,
   'SubscriptionRepository.findById': LINK,
+  'LicenseKeyRepository.findKeyById': LINK,
+  'SubscriptionRepository.storeName': LINK,
   'SubscriptionRepository.lockNextDue': SYSTEM,
   'SubscriptionRepository.save': HELD,
   'SubscriptionRepository.insert': HELD,

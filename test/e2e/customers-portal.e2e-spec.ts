@@ -44,6 +44,7 @@ class FakeActivity implements CustomerActivitySource {
           status: 'paid',
           totalFormatted: '$123.45',
           receiptUrl: 'javascript:alert(1)',
+          invoiceUrl: null,
         },
         {
           orderNumber: 1002,
@@ -52,6 +53,7 @@ class FakeActivity implements CustomerActivitySource {
           status: 'paid',
           totalFormatted: '$1.00',
           receiptUrl: 'https://receipts.example.com/r?a=1&b="2"',
+          invoiceUrl: null,
         },
       ],
       subscriptions: [
@@ -62,6 +64,8 @@ class FakeActivity implements CustomerActivitySource {
           renewsAt: new Date('2026-12-01T00:00:00Z'),
           endsAt: null,
           priceFormatted: '$9.99 / month',
+          terms: null,
+          manageUrl: 'https://portal.example.com/s/1',
         },
       ],
       licenseKeys: [
@@ -72,6 +76,7 @@ class FakeActivity implements CustomerActivitySource {
           activationUsage: 1,
           activationLimit: null,
           expiresAt: null,
+          instances: [],
         },
       ],
     });
@@ -167,7 +172,7 @@ describe('customer portal and purchase customers', () => {
       .expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['cache-control']).toBe('no-store');
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['referrer-policy']).toBe('same-origin');
     const html = page.text;
     expect(html).toContain('Portal Store');
     expect(html).toContain('Sub &lt;Scriber&gt;');

@@ -84,6 +84,12 @@ const ROUTES = [
   'POST /portal/subscriptions/:id/payment-method',
   'GET /portal/sign-in',
   'POST /portal/sign-in',
+  'POST /portal/subscriptions/:id/cancel',
+  'POST /portal/subscriptions/:id/resume',
+  'POST /portal/subscriptions/:id/plan/preview',
+  'POST /portal/subscriptions/:id/plan',
+  'POST /portal/subscriptions/:id/quantity',
+  'POST /portal/license-keys/:id/instances/:instance/deactivate',
   'GET /v1/usage-records',
   'POST /v1/usage-records',
   'GET /v1/usage-records/:id',
@@ -595,6 +601,11 @@ describe('hostile input over every route', () => {
         card_number: '4242424242424242',
       }),
       'POST /portal/sign-in': () => ({ email: 'fuzz@example.com' }),
+      'POST /portal/subscriptions/:id/plan/preview': () => ({
+        variant_id: '1',
+      }),
+      'POST /portal/subscriptions/:id/plan': () => ({ variant_id: '1' }),
+      'POST /portal/subscriptions/:id/quantity': () => ({ quantity: '2' }),
       'POST /v1/usage-records': () =>
         doc(
           'usage-records',

@@ -10,6 +10,8 @@ export const HttpErrorCodes = {
   linkExpired: 'link_expired',
   linkInvalid: 'link_invalid',
   originNullRefused: 'origin_null_refused',
+  /** A portal form posted from another site (CSRF). */
+  crossSiteFormRefused: 'cross_site_form_refused',
   httpsRequired: 'https_required',
   /** A body or query that cannot be read as text or JSON. */
   malformedRequest: 'malformed_request',

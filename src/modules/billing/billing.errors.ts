@@ -79,6 +79,22 @@ export const BillingErrors = {
       'variant_not_found',
     ),
 
+  /** The portal switches only among the product's published plans. */
+  planNotOffered: () =>
+    AppError.attribute(
+      'variant_id',
+      'This plan is not offered for this subscription: choose one of its product’s published plans.',
+      'plan_not_offered',
+    ),
+
+  /** The portal's quantity limits (1 to the hosted checkout's maximum). */
+  quantityOutOfRange: (max: number) =>
+    AppError.attribute(
+      'quantity',
+      `The quantity must be a whole number from 1 to ${max}.`,
+      'quantity_out_of_range',
+    ),
+
   variantWithoutSubscriptionPrice: () =>
     AppError.attribute(
       'variant_id',

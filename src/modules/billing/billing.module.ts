@@ -33,6 +33,8 @@ import { SubscriptionItemSerializer } from './subscription-item.serializer';
 import { SubscriptionItemService } from './subscription-item.service';
 import { SubscriptionPortalController } from './subscription-portal.controller';
 import { SubscriptionPortalService } from './subscription-portal.service';
+import { SubscriptionSelfServiceController } from './subscription-self-service.controller';
+import { SubscriptionSelfService } from './subscription-self-service';
 import { SubscriptionPurchaseExtension } from './subscription-purchase.extension';
 import { SubscriptionController } from './subscription.controller';
 import { SubscriptionCustomerActivity } from './subscription.customer-activity';
@@ -74,6 +76,7 @@ import { UsageRecordService } from './usage-record.service';
     UsageRecordController,
     SubscriptionInvoiceController,
     SubscriptionPortalController,
+    SubscriptionSelfServiceController,
   ],
   providers: [
     SubscriptionRepository,
@@ -89,6 +92,7 @@ import { UsageRecordService } from './usage-record.service';
     UsageRecordService,
     SubscriptionInvoiceService,
     SubscriptionPortalService,
+    SubscriptionSelfService,
     SubscriptionSerializer,
     SubscriptionItemSerializer,
     UsageRecordSerializer,

@@ -165,6 +165,78 @@ export const billingOpenApi: OpenApiContribution = {
         default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
+    'POST /portal/subscriptions/{id}/cancel': {
+      summary: 'Cancel at the end of the period from the portal (signed link)',
+      tags: ['Hosted pages'],
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+    'POST /portal/subscriptions/{id}/resume': {
+      summary: 'Resume a cancelled subscription from the portal (signed link)',
+      tags: ['Hosted pages'],
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+    'POST /portal/subscriptions/{id}/plan/preview': {
+      summary: 'Price a plan change before confirming it (signed link)',
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: exact({ variant_id: str() }),
+          },
+          'application/json': { schema: exact({ variant_id: str() }) },
+        },
+      },
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+    'POST /portal/subscriptions/{id}/plan': {
+      summary: 'Confirm a plan change from the portal (signed link)',
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: exact({ variant_id: str() }),
+          },
+          'application/json': { schema: exact({ variant_id: str() }) },
+        },
+      },
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
+    'POST /portal/subscriptions/{id}/quantity': {
+      summary: 'Change the quantity from the portal (signed link)',
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: exact({ quantity: str() }),
+          },
+          'application/json': { schema: exact({ quantity: str() }) },
+        },
+      },
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
     'GET /portal/subscriptions/{id}/payment-method': {
       summary: 'Update-payment-method page (signed link)',
       tags: ['Hosted pages'],

@@ -40,6 +40,22 @@ export class SubscriptionInvoiceRepository {
       .getMany();
   }
 
+  /** A subscription's invoices, newest first (its store and mode). */
+  ofSubscription(s: {
+    id: number;
+    storeId: number;
+    testMode: boolean;
+  }): Promise<SubscriptionInvoice[]> {
+    return scoped(this.invoices.createQueryBuilder('invoice'), 'invoice', {
+      storeId: s.storeId,
+      testMode: s.testMode,
+    })
+      .andWhere('invoice.subscription_id = :id', { id: s.id })
+      .orderBy('invoice.created_at', 'DESC')
+      .addOrderBy('invoice.id', 'DESC')
+      .getMany();
+  }
+
   findPage(
     principal: Principal,
     query: ListQuery,

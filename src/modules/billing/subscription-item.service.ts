@@ -5,6 +5,11 @@ import { Principal } from '../../common/principal';
 import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
+import {
+  BillingCaller,
+  isPortalCaller,
+  PORTAL_MAX_QUANTITY,
+} from './billing-caller';
 import { PaymentAttempt } from '../payment/payment-attempt.entity';
 import { CurrentUsage } from './billing-views';
 import { InvoiceCollection } from './invoice-collection';
@@ -45,18 +50,23 @@ export class SubscriptionItemService {
    * charge is made once the change committed (see ProrationCharges).
    */
   async updateQuantity(
-    principal: Principal,
+    caller: BillingCaller,
     id: number,
     input: SubscriptionItemUpdateAttributes,
   ): Promise<SubscriptionItem> {
     const { item, charge } = await this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const [visible] = await this.subscriptions.findVisibleItems(
-        principal,
-        [id],
-        manager,
-      );
+      const portal = isPortalCaller(caller);
+      const [visible] = portal
+        ? [await this.subscriptions.findItem(manager, id)]
+        : await this.subscriptions.findVisibleItems(caller, [id], manager);
       if (!visible) throw AppError.notFound();
+      if (
+        portal &&
+        !(input.quantity >= 1 && input.quantity <= PORTAL_MAX_QUANTITY)
+      ) {
+        throw BillingErrors.quantityOutOfRange(PORTAL_MAX_QUANTITY);
+      }
       const s = await this.subscriptions.lock(manager, visible.subscriptionId);
       const item = await this.subscriptions.findItem(manager, id);
       if (!s || !item) throw AppError.notFound();

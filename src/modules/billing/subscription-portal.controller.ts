@@ -50,8 +50,9 @@ ${notice ? `<p class="empty">${escapeHtml(notice)}</p>` : ''}
 }
 
 /**
- * The pages behind a subscription's `urls.update_payment_method` and
- * `urls.customer_portal_update_subscription` (signed, 24 hours).
+ * The page behind a subscription's `urls.update_payment_method` (signed, 24
+ * hours); `urls.customer_portal_update_subscription` is
+ * SubscriptionSelfServiceController's.
  */
 @Controller('portal/subscriptions')
 @Public()
@@ -62,12 +63,6 @@ export class SubscriptionPortalController {
     private readonly portal: SubscriptionPortalService,
     private readonly purchaseLimits: PurchaseLimiter,
   ) {}
-
-  @Get(':id')
-  @HtmlPage()
-  overview(@Param('id', SUBSCRIPTION_ID) id: number) {
-    return this.page(id);
-  }
 
   @Get(':id/payment-method')
   @HtmlPage()

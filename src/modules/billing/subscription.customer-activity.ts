@@ -1,4 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { SignedUrls } from '../../common/signed-urls.service';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { PORTAL_LINK_LIFETIME_MS } from '../customer/customer.service';
+import { Order } from '../order/order.entity';
+import { ReceiptExtras, ReceiptExtraSource } from '../order/receipt-extras';
+import { renewalTerms } from './subscription-self-service';
 import { formatMoney, share, toUsdCents } from '../../common/money';
 import { ExchangeRates } from '../currency/exchange-rates.service';
 import {
@@ -26,16 +34,32 @@ const PER_YEAR: Record<IntervalUnit, number> = {
 /** What subscriptions tell customers: MRR, whether they subscribe, and the portal list. */
 @Injectable()
 export class SubscriptionCustomerActivity
-  implements CustomerActivitySource, OnModuleInit
+  implements CustomerActivitySource, ReceiptExtraSource, OnModuleInit
 {
   constructor(
     private readonly subscriptions: SubscriptionRepository,
     private readonly activity: CustomerActivity,
     private readonly rates: ExchangeRates,
+    private readonly signedUrls: SignedUrls,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly receipts: ReceiptExtras,
   ) {}
 
   onModuleInit() {
     this.activity.register(this);
+    this.receipts.register(this);
+  }
+
+  /** The receipt's terms: those of the subscriptions the order started. */
+  async terms(order: Order): Promise<string[]> {
+    const rows = await this.subscriptions.withFirstItemsOf([order.customerId]);
+    return rows
+      .filter(({ subscription }) => subscription.orderId === order.id)
+      .map(({ subscription, item, price }) =>
+        renewalTerms(subscription, item, price),
+      )
+      .filter((terms): terms is string => terms !== null);
   }
 
   /**
@@ -90,6 +114,9 @@ export class SubscriptionCustomerActivity
 
   async portal(customer: CustomerRef): Promise<Partial<PortalLists>> {
     const rows = await this.subscriptions.withFirstItemsOf([customer.id]);
+    const expiresAt = new Date(
+      this.clock.now().getTime() + PORTAL_LINK_LIFETIME_MS,
+    );
     return {
       subscriptions: rows.map(({ subscription: s, item, price }) => ({
         productName: s.productName,
@@ -104,6 +131,12 @@ export class SubscriptionCustomerActivity
           item && price && !item.isUsageBased
             ? `${formatMoney(amountFor(priceTerms(price), item.quantity), s.currency)} / ${s.intervalQuantity > 1 ? `${s.intervalQuantity} ` : ''}${s.intervalUnit}${s.intervalQuantity > 1 ? 's' : ''}`
             : null,
+        terms: renewalTerms(s, item, price),
+        manageUrl: this.signedUrls.sign(
+          this.config.http.publicBaseUrl,
+          `/portal/subscriptions/${s.id}`,
+          { expiresAt },
+        ),
       })),
     };
   }

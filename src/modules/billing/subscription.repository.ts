@@ -76,6 +76,15 @@ export class SubscriptionRepository {
     return this.subscriptions.findOneBy({ id });
   }
 
+  /** The name of a subscription's store, for its portal page. */
+  async storeName(storeId: number): Promise<string | null> {
+    const rows: { name: string }[] = await this.subscriptions.query(
+      'SELECT name FROM stores WHERE id = $1',
+      [storeId],
+    );
+    return rows[0]?.name ?? null;
+  }
+
   lock(manager: EntityManager, id: number): Promise<Subscription | null> {
     return manager
       .createQueryBuilder(Subscription, 'subscription')
@@ -287,5 +296,38 @@ export class SubscriptionRepository {
       ? await manager.findOneBy(Price, { id: variant.currentPriceId })
       : null;
     return { variant, product, price };
+  }
+
+  /**
+   * The plans a subscriber may switch to in the portal: the product's
+   * published variants (of the subscription's store and mode) whose current
+   * price is a subscription price, in the product's order.
+   */
+  async publishedPlans(s: {
+    storeId: number;
+    testMode: boolean;
+    productId: number;
+  }): Promise<{ variant: Variant; price: Price }[]> {
+    const variants = await scoped(
+      this.items.manager.createQueryBuilder(Variant, 'variant'),
+      'variant',
+      { storeId: s.storeId, testMode: s.testMode },
+    )
+      .andWhere('variant.product_id = :productId', { productId: s.productId })
+      .andWhere("variant.status = 'published'")
+      .orderBy('variant.sort', 'ASC')
+      .addOrderBy('variant.id', 'ASC')
+      .getMany();
+    const priceIds = variants
+      .map((v) => v.currentPriceId)
+      .filter((id): id is number => id !== null);
+    const prices = await this.prices(null, priceIds);
+    const byId = new Map(prices.map((p) => [p.id, p]));
+    return variants.flatMap((variant) => {
+      const price = variant.currentPriceId
+        ? byId.get(variant.currentPriceId)
+        : undefined;
+      return price?.category === 'subscription' ? [{ variant, price }] : [];
+    });
   }
 }

@@ -4,6 +4,8 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
+import { BillingCaller, isPortalCaller } from './billing-caller';
+import { planChangeAmounts } from './plan-change';
 import { forSeconds, prorate, secondsBetween } from '../../common/money';
 import { Transactions } from '../../database/transactions';
 import { isUsageBased } from '../catalog/price-rules';
@@ -12,16 +14,12 @@ import { nextAnchorDate, periodEnd } from './billing-period';
 import { SubscriptionView } from './billing-views';
 import { SubscriptionUpdateAttributes } from './billing.dto';
 import { planName } from './invoice-lines';
-import { amountFor } from './pricing';
 import { prorationMode } from './proration';
 import { PaymentAttempt } from '../payment/payment-attempt.entity';
 import { InvoiceCollection } from './invoice-collection';
 import { ProrationCharges, ProrationFlags } from './proration-charges';
 import { RenewalService } from './renewal.service';
-import {
-  priceTerms,
-  SubscriptionBilling,
-} from './subscription-billing.service';
+import { SubscriptionBilling } from './subscription-billing.service';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import {
@@ -99,7 +97,7 @@ export class SubscriptionService {
    * answered as the charge left it (see InvoiceCollection).
    */
   async update(
-    principal: Principal,
+    caller: BillingCaller,
     id: number,
     input: SubscriptionUpdateAttributes,
   ): Promise<SubscriptionView> {
@@ -107,7 +105,10 @@ export class SubscriptionService {
     const view = await this.transactions.run(async (manager) => {
       charges.length = 0;
       const now = this.clock.now();
-      const s = await this.subscriptions.lockVisible(manager, principal, id);
+      const portal = isPortalCaller(caller);
+      const s = portal
+        ? await this.subscriptions.lock(manager, id)
+        : await this.subscriptions.lockVisible(manager, caller, id);
       if (!s) throw AppError.notFound();
       if (s.status === 'expired') {
         throw BillingErrors.subscriptionExpired();
@@ -125,7 +126,7 @@ export class SubscriptionService {
         events.add('subscription_resumed');
       }
       if (input.variant_id !== undefined && input.variant_id !== s.variantId) {
-        await this.changePlan(manager, s, input.variant_id, flags, now);
+        await this.changePlan(manager, s, input.variant_id, flags, now, portal);
         events.add('subscription_updated');
         changed.push('variant_id');
       }
@@ -167,7 +168,16 @@ export class SubscriptionService {
     });
     if (charges.length === 0) return view;
     for (const charge of charges) await this.collection.complete(charge);
-    return (await this.findOne(principal, id)) ?? view;
+    return (await this.reread(caller, id)) ?? view;
+  }
+
+  /** The record after its charges, as the caller may see it. */
+  private async reread(caller: BillingCaller, id: number) {
+    if (!isPortalCaller(caller)) return this.findOne(caller, id);
+    const s = await this.subscriptions.findById(id);
+    if (!s) return null;
+    const [view] = await this.billing.views(null, [s], this.clock.now());
+    return view;
   }
 
   private async changePlan(
@@ -176,6 +186,7 @@ export class SubscriptionService {
     variantId: number,
     flags: ChangeFlags,
     now: Date,
+    portal: boolean,
   ) {
     assertOpen(s, 'variant_id');
     const target = await this.subscriptions.variantInStore(
@@ -185,9 +196,18 @@ export class SubscriptionService {
       variantId,
     );
     if (!target) {
-      throw BillingErrors.variantNotFound();
+      throw portal
+        ? BillingErrors.planNotOffered()
+        : BillingErrors.variantNotFound();
     }
     const { variant, product, price } = target;
+    // The portal offers only the product's published plans.
+    if (
+      portal &&
+      (variant.productId !== s.productId || variant.status !== 'published')
+    ) {
+      throw BillingErrors.planNotOffered();
+    }
     if (
       !price ||
       price.category !== 'subscription' ||
@@ -198,29 +218,16 @@ export class SubscriptionService {
     }
     const items = await this.subscriptions.itemsOf(manager, s.id);
     const item = items[0];
-    const usageBased = isUsageBased(price);
-    if (item.isUsageBased !== usageBased) {
+    if (item.isUsageBased !== isUsageBased(price)) {
       throw BillingErrors.billingModelSwitch();
     }
     const oldPrice = await this.subscriptions.price(manager, item.priceId);
-    const oldAmount = usageBased
-      ? 0
-      : amountFor(priceTerms(oldPrice!), item.quantity);
-    const newInterval = {
-      unit: price.renewalIntervalUnit,
-      quantity: price.renewalIntervalQuantity,
-    };
-    // A plan with another interval is compared per second over the current period.
-    const newAmount = usageBased
-      ? 0
-      : forSeconds(
-          amountFor(priceTerms(price), item.quantity),
-          secondsBetween(s.currentPeriodStart, s.renewsAt),
-          secondsBetween(
-            s.currentPeriodStart,
-            periodEnd(s.currentPeriodStart, newInterval, s.billingAnchor),
-          ),
-        );
+    const { oldAmount, newAmount } = planChangeAmounts(
+      s,
+      item,
+      oldPrice,
+      price,
+    );
     item.priceId = price.id;
     item.updatedAt = now;
     await this.subscriptions.saveItem(manager, item);
@@ -228,8 +235,8 @@ export class SubscriptionService {
     s.productId = product.id;
     s.variantName = variant.name;
     s.productName = product.name;
-    s.intervalUnit = newInterval.unit;
-    s.intervalQuantity = newInterval.quantity;
+    s.intervalUnit = price.renewalIntervalUnit;
+    s.intervalQuantity = price.renewalIntervalQuantity;
     await this.applyProration(
       manager,
       s,

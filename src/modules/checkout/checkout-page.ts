@@ -76,6 +76,8 @@ export interface CheckoutPageModel {
   dark: boolean;
   buttonColor: string | null;
   totals: PageTotals | null;
+  /** Auto-renewal terms of a subscription price, shown under the total. */
+  terms?: string | null;
   /** The applied discount, e.g. "LAUNCH: 20% off". */
   discountApplied: string | null;
   discountMessage: string | null;
@@ -214,6 +216,7 @@ ${logo}
 ${description}
 ${media}
 ${model.totals ? totalsTable(model.totals) : ''}
+${model.terms ? `<p class="muted" data-terms>${escape(model.terms)}</p>` : ''}
 </section>
 <section>
 <h2>Checkout</h2>
@@ -274,6 +277,8 @@ export interface ReceiptPageModel {
     size: string;
     remaining: number | null;
   }[];
+  /** Terms, license keys, invoice and portal links (receipt-sections.ts). */
+  extras?: string;
 }
 
 function downloadsSection(downloads: ReceiptPageModel['downloads']): string {
@@ -309,6 +314,7 @@ ${totalsTable(model.totals)}
 ${model.taxNote ? `<p class="muted" data-tax-note>${escape(model.taxNote)}</p>` : ''}
 </section>
 ${downloadsSection(model.downloads)}
+${model.extras ?? ''}
 </main>`;
   return layout(`Receipt #${model.orderNumber} · ${model.storeName}`, body);
 }

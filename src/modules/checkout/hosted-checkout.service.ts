@@ -5,7 +5,9 @@ import { formatMoney, toMajorUnits } from '../../common/money';
 import { SignedUrls } from '../../common/signed-urls.service';
 import { formatFileSize } from '../catalog/catalog-format';
 import { DeliveryService } from '../delivery/delivery.service';
+import { CustomerService } from '../customer/customer.service';
 import { OrderView } from '../order/order.repository';
+import { ReceiptExtras } from '../order/receipt-extras';
 import { OrderService } from '../order/order.service';
 import { orderStatusLabel } from '../order/order-status';
 import { cardDeclined } from '../payment/payment.errors';
@@ -18,6 +20,8 @@ import {
   renderReceiptPage,
 } from './checkout-page';
 import { CheckoutRepository } from './checkout.repository';
+import { receiptSections } from './receipt-sections';
+import { checkoutTerms } from './checkout-terms';
 import { CheckoutService } from './checkout.service';
 import { Totals } from './pricing';
 import {
@@ -74,6 +78,8 @@ export class HostedCheckoutService {
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
     private readonly delivery: DeliveryService,
+    private readonly extras: ReceiptExtras,
+    private readonly customers: CustomerService,
   ) {}
 
   /** Resolves the offer at a URL; the custom checkout's signature is checked first. */
@@ -252,6 +258,7 @@ export class HostedCheckoutService {
       dark: options?.dark ?? false,
       buttonColor: options?.button_color ?? null,
       totals,
+      terms: this.terms(offer, variantId, quantity),
       discountApplied,
       discountMessage,
       errors,
@@ -259,6 +266,19 @@ export class HostedCheckoutService {
       testMode: offer.testMode,
     };
     return { kind: 'html', status, html: renderCheckoutPage(model) };
+  }
+
+  private terms(offer: Offer, variantId: number, quantity: number) {
+    const price = offer.target.prices.get(variantId);
+    if (!price) return null;
+    return checkoutTerms({
+      price,
+      unitPrice: offer.checkout?.customPrice ?? unitPriceOf(price),
+      quantity,
+      currency: offer.target.store.currency,
+      skipTrial: offer.checkout?.checkoutOptions.skip_trial ?? false,
+      now: this.clock.now(),
+    });
   }
 
   /** The pay-what-you-want field: the buyer's text, else the suggested price. */
@@ -323,6 +343,7 @@ export class HostedCheckoutService {
     const failed = order.status === 'failed';
     // Fresh links on every view: they expire, the page does not.
     const downloads = await this.delivery.orderDownloads(order.id);
+    const extras = failed ? '' : await this.receiptExtras(order);
     return renderReceiptPage({
       storeName: store ?? '',
       orderNumber: order.orderNumber,
@@ -358,6 +379,22 @@ export class HostedCheckoutService {
             ? null
             : Math.max(0, download.downloadLimit - download.downloadsUsed),
       })),
+      extras,
+    });
+  }
+
+  /** License keys in full, terms, the invoice and a portal link for every buyer. */
+  private async receiptExtras(order: OrderView): Promise<string> {
+    const [licenseKeys, terms, invoiceUrl] = await Promise.all([
+      this.extras.licenseKeys(order),
+      this.extras.terms(order),
+      this.extras.invoiceUrl(order),
+    ]);
+    return receiptSections({
+      licenseKeys,
+      terms,
+      invoiceUrl,
+      portalUrl: this.customers.portalLink(order.customerId),
     });
   }
 

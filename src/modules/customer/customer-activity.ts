@@ -31,6 +31,8 @@ export interface PortalOrder {
   /** Formatted in the order's currency, e.g. "$9.99". */
   totalFormatted: string;
   receiptUrl: string | null;
+  /** The order's signed invoice PDF link. */
+  invoiceUrl: string | null;
 }
 
 export interface PortalSubscription {
@@ -42,6 +44,10 @@ export interface PortalSubscription {
   endsAt: Date | null;
   /** Formatted amount per period, e.g. "$9.99 / month". */
   priceFormatted: string | null;
+  /** Auto-renewal terms while it renews ("…; cancel any time"). */
+  terms: string | null;
+  /** The subscription's own signed page: plan, quantity, cancel, invoices. */
+  manageUrl: string;
 }
 
 export interface PortalLicenseKey {
@@ -53,6 +59,8 @@ export interface PortalLicenseKey {
   /** null when unlimited. */
   activationLimit: number | null;
   expiresAt: Date | null;
+  /** The key's activations, each with its signed deactivate form target. */
+  instances: { name: string; activatedAt: Date; deactivateUrl: string }[];
 }
 
 /** A file the customer bought, with a freshly signed download link. */

@@ -22,8 +22,14 @@ function link(url: string | null, label: string): string {
 
 function table(headers: string[], rows: string[][]): string {
   const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const body = rows.map((cells) => `<tr>${cells.join('')}</tr>`).join('\n');
-  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  // Each cell names its column: a phone shows rows as labelled cards.
+  const body = rows
+    .map(
+      (cells) =>
+        `<tr>${cells.map((c, i) => c.replace(/^<td/, `<td data-label="${escapeHtml(headers[i])}"`)).join('')}</tr>`,
+    )
+    .join('\n');
+  return `<div class="scroll"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 const cell = (value: string | number, className?: string) =>
@@ -43,12 +49,13 @@ function section(
 }
 
 const subscriptionRow = (s: PortalSubscription) => [
-  cell(s.productName),
+  `<td><span>${escapeHtml(s.productName)}${s.terms ? `<br><span class="terms" data-terms>${escapeHtml(s.terms)}</span>` : ''}</span></td>`,
   cell(s.variantName),
   cell(s.status),
   cell(s.priceFormatted ?? '—'),
   cell(date(s.renewsAt)),
   cell(date(s.endsAt)),
+  `<td>${link(s.manageUrl, 'Manage')}</td>`,
 ];
 
 const orderRow = (o: PortalOrder) => [
@@ -58,15 +65,25 @@ const orderRow = (o: PortalOrder) => [
   cell(o.totalFormatted),
   cell(o.status),
   `<td>${link(o.receiptUrl, 'Receipt')}</td>`,
+  `<td>${link(o.invoiceUrl, 'PDF')}</td>`,
 ];
+
+function instancesCell(k: PortalLicenseKey): string {
+  const usage = `${k.activationUsage} / ${k.activationLimit === null ? 'unlimited' : k.activationLimit}`;
+  const forms = k.instances
+    .map(
+      (i) =>
+        `<form method="post" action="${escapeHtml(i.deactivateUrl)}" class="inline" data-instance>${escapeHtml(i.name)} <span class="terms">since ${escapeHtml(date(i.activatedAt))}</span> <button type="submit">Deactivate<span class="visually-hidden"> ${escapeHtml(i.name)}</span></button></form>`,
+    )
+    .join('');
+  return `<td><span>${escapeHtml(usage)}${forms}</span></td>`;
+}
 
 const licenseKeyRow = (k: PortalLicenseKey) => [
   cell(k.key, 'mono'),
   cell(k.productName),
   cell(k.status),
-  cell(
-    `${k.activationUsage} / ${k.activationLimit === null ? 'unlimited' : k.activationLimit}`,
-  ),
+  instancesCell(k),
   cell(date(k.expiresAt)),
 ];
 
@@ -87,13 +104,13 @@ export function renderCustomerPortal(portal: CustomerPortal): string {
     section(
       'Subscriptions',
       'No subscriptions.',
-      ['Product', 'Plan', 'Status', 'Price', 'Renews', 'Ends'],
+      ['Product', 'Plan', 'Status', 'Price', 'Renews', 'Ends', 'Manage'],
       lists.subscriptions.map(subscriptionRow),
     ),
     section(
       'Orders',
       'No orders.',
-      ['Order', 'Date', 'Product', 'Total', 'Status', 'Receipt'],
+      ['Order', 'Date', 'Product', 'Total', 'Status', 'Receipt', 'Invoice'],
       lists.orders.map(orderRow),
     ),
     section(

@@ -267,6 +267,22 @@ export class CustomerService {
     return { customer, storeName: storeName ?? '', lists };
   }
 
+  /**
+   * A fresh 24-hour portal link for any customer (the receipt page links it:
+   * one-time buyers reach their orders, downloads and keys too). The API's
+   * `urls.customer_portal` stays null for them, as the spec says.
+   */
+  portalLink(customerId: number): string {
+    const expiresAt = new Date(
+      this.clock.now().getTime() + PORTAL_LINK_LIFETIME_MS,
+    );
+    return this.signedUrls.sign(
+      this.config.http.publicBaseUrl,
+      `/portal/customers/${customerId}`,
+      { expiresAt },
+    );
+  }
+
   /** Figures from the registered sources and a fresh portal link per read. */
   private async views(customers: Customer[]): Promise<CustomerView[]> {
     const now = this.clock.now();

@@ -2,14 +2,19 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { orderStatusLabel } from '../order/order-status';
 import { OrderItemReader, OrderReader } from '../order/order.reader';
+import { Order } from '../order/order.entity';
+import { ReceiptExtras, ReceiptExtraSource } from '../order/receipt-extras';
 import { StoreService } from '../store/store.service';
 import { InvoiceSource, InvoiceSources } from './invoice-source';
+import { InvoiceService } from './invoice.service';
 import { invoiceStore } from './invoice-store';
 import { InvoiceData, InvoiceLine } from './invoice-view';
 
 /** Invoices of orders (`POST /v1/orders/:id/generate-invoice`). */
 @Injectable()
-export class OrderInvoiceSource implements InvoiceSource, OnModuleInit {
+export class OrderInvoiceSource
+  implements InvoiceSource, ReceiptExtraSource, OnModuleInit
+{
   readonly type = 'orders';
 
   constructor(
@@ -17,10 +22,28 @@ export class OrderInvoiceSource implements InvoiceSource, OnModuleInit {
     private readonly items: OrderItemReader,
     private readonly stores: StoreService,
     private readonly sources: InvoiceSources,
+    private readonly invoices: InvoiceService,
+    private readonly receipts: ReceiptExtras,
   ) {}
 
   onModuleInit() {
     this.sources.register(this);
+    this.receipts.register(this);
+  }
+
+  /**
+   * The receipt's and portal's invoice link: the store owner's view of the
+   * order in its mode, as the receipt e-mail links it. A failed payment
+   * attempt has no invoice.
+   */
+  async invoiceUrl(order: Order): Promise<string | null> {
+    if (order.status === 'failed' || order.status === 'pending') return null;
+    const store = await this.stores.findById(order.storeId);
+    if (!store) return null;
+    return this.invoices.link('orders', order.id, {
+      userId: store.userId,
+      testMode: order.testMode,
+    });
   }
 
   async load(principal: Principal, id: number): Promise<InvoiceData | null> {

@@ -101,6 +101,41 @@ export class LicenseKeyRepository {
       .getMany();
   }
 
+  /** A key by id, for its signed portal link. */
+  findKeyById(id: number): Promise<LicenseKey | null> {
+    return this.keys.findOneBy({ id });
+  }
+
+  /** The instances of a customer's keys (one store and mode), oldest first. */
+  instancesOfKeys(
+    customer: { storeId: number; testMode: boolean },
+    keyIds: number[],
+  ): Promise<LicenseKeyInstance[]> {
+    if (keyIds.length === 0) return Promise.resolve([]);
+    return scoped(this.instances.createQueryBuilder('lki'), 'lki', {
+      storeId: customer.storeId,
+      testMode: customer.testMode,
+    })
+      .andWhere('lki.license_key_id IN (:...keyIds)', { keyIds })
+      .orderBy('lki.id', 'ASC')
+      .getMany();
+  }
+
+  /** An order's keys (its store and mode), oldest first. */
+  findKeysOfOrder(order: {
+    id: number;
+    storeId: number;
+    testMode: boolean;
+  }): Promise<LicenseKey[]> {
+    return scoped(this.keys.createQueryBuilder('lk'), 'lk', {
+      storeId: order.storeId,
+      testMode: order.testMode,
+    })
+      .andWhere('lk.order_id = :orderId', { orderId: order.id })
+      .orderBy('lk.id', 'ASC')
+      .getMany();
+  }
+
   /** The key with this value, in any store and mode (the License API has no caller identity). */
   async findByKey(key: string): Promise<LicenseKey | null> {
     const [found] = await this.keyRows.query(

@@ -1,3 +1,4 @@
+import { LicenseKeyPortalController } from './license-key-portal.controller';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CheckoutModule } from '../checkout/checkout.module';
@@ -30,6 +31,7 @@ import { registerResources } from '../../http/json-api/resource';
     LicenseKeyController,
     LicenseKeyInstanceController,
     LicenseApiController,
+    LicenseKeyPortalController,
   ],
   providers: [
     LicenseKeyRepository,

@@ -158,5 +158,17 @@ export const licensingOpenApi: OpenApiContribution = {
       ['license_key', 'instance_id'],
       'never',
     ),
+    'POST /portal/license-keys/{id}/instances/{instance}/deactivate': {
+      summary:
+        'Deactivate an activation from the customer portal (signed link)',
+      description:
+        'The portal form of a license key activation: the License API deactivation, then 303 to the customer portal.',
+      tags: ['Hosted pages'],
+      responses: {
+        '303': { description: 'Deactivated: back to the customer portal.' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
+    },
   },
 };

@@ -15,6 +15,7 @@ import {
 import { orderStatusLabel } from './order-status';
 import { OrderReceipts } from './order-receipts';
 import { OrderRepository } from './order.repository';
+import { ReceiptExtras } from './receipt-extras';
 
 const PORTAL_ORDERS = 50;
 
@@ -32,6 +33,7 @@ export class OrderSales
     private readonly receipts: OrderReceipts,
     private readonly activity: CustomerActivity,
     private readonly storeSales: StoreSalesSources,
+    private readonly extras: ReceiptExtras,
   ) {}
 
   onModuleInit() {
@@ -59,20 +61,21 @@ export class OrderSales
     );
   }
 
+  /** The customer's orders, newest first; failed payment attempts are not orders. */
   async portal(customer: CustomerRef): Promise<Partial<PortalLists>> {
     const orders = await this.orders.ofCustomer(customer.id, PORTAL_ORDERS);
     return {
-      orders: orders.map((order) => ({
-        orderNumber: order.orderNumber,
-        createdAt: order.createdAt,
-        productName: order.firstItem?.productName ?? '',
-        status: orderStatusLabel(order.status),
-        totalFormatted: formatMoney(order.total, order.currency),
-        receiptUrl:
-          order.status === 'failed'
-            ? null
-            : this.receipts.url(order.identifier),
-      })),
+      orders: await Promise.all(
+        orders.map(async (order) => ({
+          orderNumber: order.orderNumber,
+          createdAt: order.createdAt,
+          productName: order.firstItem?.productName ?? '',
+          status: orderStatusLabel(order.status),
+          totalFormatted: formatMoney(order.total, order.currency),
+          receiptUrl: this.receipts.url(order.identifier),
+          invoiceUrl: await this.extras.invoiceUrl(order),
+        })),
+      ),
     };
   }
 }

@@ -13,6 +13,7 @@ import { OrderController } from './order.controller';
 import { Order } from './order.entity';
 import { OrderDisputes } from './order-disputes';
 import { OrderReceipts } from './order-receipts';
+import { ReceiptExtras } from './receipt-extras';
 import { OrderItemReader, OrderReader } from './order.reader';
 import { OrderRepository } from './order.repository';
 import { OrderSerializer } from './order.serializer';
@@ -35,6 +36,7 @@ import { OrderService } from './order.service';
   providers: [
     OrderRepository,
     OrderReceipts,
+    ReceiptExtras,
     OrderService,
     OrderDisputes,
     OrderReader,
@@ -57,6 +59,7 @@ import { OrderService } from './order.service';
     OrderReader,
     OrderItemReader,
     OrderSerializer,
+    ReceiptExtras,
   ],
 })
 export class OrderModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, Not, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
@@ -426,9 +426,10 @@ export class OrderRepository {
   }
 
   /** A customer's orders, newest first, for the customer portal. */
+  /** A customer's orders, newest first; failed payment attempts left out. */
   async ofCustomer(customerId: number, limit: number): Promise<OrderView[]> {
     const orders = await this.orders.find({
-      where: { customerId },
+      where: { customerId, status: Not('failed') },
       order: { createdAt: 'DESC', id: 'DESC' },
       take: limit,
     });

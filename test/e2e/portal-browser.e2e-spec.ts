@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import request from 'supertest';
+import { buySubscription } from '../support/billing';
+import {
+  createMerchant,
+  createPrice,
+  createVariant,
+  Merchant,
+} from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
+const CHROMIUM = '/usr/bin/chromium';
+// Jest runs from the repository root.
+const AXE = readFileSync(
+  join('node_modules', 'axe-core', 'axe.min.js'),
+  'utf8',
+);
+const DOCS = 'docs';
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core in the page (evaluated over CDP: the pages' CSP allows no scripts). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (process.env.PORTAL_TRACE) console.log('axe on', page.url().slice(0, 60));
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: { run: () => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+}
+
+/** Screenshots at a phone's and a laptop's width, kept in docs/ for review. */
+async function shoot(page: Page, name: string) {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    // Nothing may overflow the phone's width but scrolling tables.
+    if (width === 375) {
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(375);
+    }
+    await page.screenshot({
+      path: join(DOCS, `${name}-${width}.png`),
+      fullPage: true,
+    });
+  }
+}
+
+describe('the customer portal in a real browser', () => {
+  let t: TestApp;
+  let merchant: Merchant;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    merchant = await createMerchant(t.app, ['Northwind Fonts']);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+  });
+
+  const api = (path: string) =>
+    request(t.baseUrl)
+      .get(path)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Accept', 'application/vnd.api+json');
+
+  it('clicks through cancel, resume, plan change and quantity; receipt and portal pass axe', async () => {
+    const storeId = merchant.stores[0].id;
+    const bought = await buySubscription(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 1200 },
+      { email: 'ada@example.com', name: 'Ada Lovelace' },
+      { name: 'Font Cloud' },
+    );
+    const pro = await createVariant(
+      t.baseUrl,
+      merchant.testKey,
+      bought.productId,
+      { name: 'Studio', status: 'published' },
+    );
+    await createPrice(t.baseUrl, merchant.testKey, pro.id, {
+      category: 'subscription',
+      renewal_interval_unit: 'month',
+      renewal_interval_quantity: 1,
+      unit_price: 2900,
+    });
+    const order = await api(`/v1/orders/${bought.orderId}`).expect(200);
+    const receiptUrl = String(order.body.data.attributes.urls.receipt);
+
+    // The pages carry no scripts (CSP); JavaScript stays on for axe, evaluated over CDP.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    const axeFindings: string[] = [];
+
+    // The receipt, then the portal it links to.
+    if (process.env.PORTAL_TRACE) console.log('receipt', receiptUrl);
+    await page.goto(receiptUrl);
+    if (process.env.PORTAL_TRACE) console.log('loaded');
+    expect(await page.textContent('h1')).toBeTruthy();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'portal-receipt');
+    await page.click('a[data-portal]');
+    await page.waitForSelector('text=Subscriptions');
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'portal-customer');
+
+    // The subscription's own page.
+    await page.click('a:text("Manage")');
+    await page.waitForSelector('#plan-form');
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'portal-subscription');
+
+    // Plan change: priced first, then confirmed.
+    await page.selectOption('#plan-variant', pro.id);
+    await page.click('#plan-form button');
+    await page.waitForSelector('#plan-confirm-form');
+    expect(await page.textContent('[data-proration]')).toMatch(
+      /added to your next renewal|Nothing is charged/,
+    );
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'portal-plan-confirm');
+    await page.click('#plan-confirm-form button');
+    await page.waitForSelector('text=Your plan was changed.');
+
+    // Quantity: the browser's own limits, then the server's.
+    await page.fill('#quantity', '3');
+    await page.click('#quantity-form button');
+    await page.waitForSelector('text=Your quantity was updated.');
+
+    await page.click('#cancel-form button');
+    await page.waitForSelector('text=Your subscription was cancelled.');
+    await page.click('#resume-form button');
+    await page.waitForSelector('text=Your subscription was resumed.');
+    axeFindings.push(...(await seriousViolations(page)));
+
+    const after = await api(`/v1/subscriptions/${bought.subscription.id}`);
+    expect(after.body.data.attributes).toMatchObject({
+      status: 'active',
+      cancelled: false,
+      variant_name: 'Studio',
+    });
+    expect(after.body.data.attributes.first_subscription_item.quantity).toBe(3);
+    expect(axeFindings).toEqual([]);
+    await context.close();
+  }, 300_000);
+});
