@@ -49,16 +49,27 @@ export class PaymentGateways {
     testMode: boolean,
     manager?: EntityManager,
   ): Promise<PaymentGateway> {
+    const stripe = await this.stripeFor(storeId, testMode, manager);
+    return stripe ? stripe.gateway : this.builtIn(testMode);
+  }
+
+  /**
+   * The store's own Stripe account of the mode with its publishable key
+   * (for Stripe.js on the hosted page); null when it is not connected.
+   */
+  async stripeFor(
+    storeId: number,
+    testMode: boolean,
+    manager?: EntityManager,
+  ): Promise<{ gateway: StripePaymentGateway; publishableKey: string } | null> {
     const keys = await this.credentials.keysOf(storeId, testMode, manager);
-    if (keys) {
-      let gateway = this.stripeGateways.get(keys.secretKey);
-      if (!gateway) {
-        gateway = new StripePaymentGateway(keys.secretKey, this.stripeOptions);
-        this.stripeGateways.set(keys.secretKey, gateway);
-      }
-      return gateway;
+    if (!keys) return null;
+    let gateway = this.stripeGateways.get(keys.secretKey);
+    if (!gateway) {
+      gateway = new StripePaymentGateway(keys.secretKey, this.stripeOptions);
+      this.stripeGateways.set(keys.secretKey, gateway);
     }
-    return this.builtIn(testMode);
+    return { gateway, publishableKey: keys.publishableKey };
   }
 
   /**

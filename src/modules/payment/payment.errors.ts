@@ -152,3 +152,29 @@ export function stripeCredentialsRejected(): AppError {
     code: 'stripe_credentials_rejected',
   });
 }
+
+/** No payment attempt of the store and mode has this PaymentIntent or SetupIntent. */
+export function paymentIntentUnknown(): AppError {
+  return new AppError(404, {
+    detail: 'No payment of this store is waiting for this Stripe intent.',
+    code: 'payment_intent_unknown',
+  });
+}
+
+/** A Stripe intent whose amount, currency or order is not the payment's: nothing is settled. */
+export function paymentIntentMismatch(): AppError {
+  return new AppError(422, {
+    detail:
+      'The Stripe intent does not match the payment it is recorded for (amount, currency or order).',
+    code: 'payment_intent_mismatch',
+  });
+}
+
+/** A payment confirmed through Stripe for a store whose Stripe account is no longer connected. */
+export function stripeNotConnected(): AppError {
+  return new AppError(422, {
+    detail:
+      'The store’s Stripe account for this mode is not connected; the payment cannot be checked.',
+    code: 'stripe_not_connected',
+  });
+}

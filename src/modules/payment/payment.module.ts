@@ -6,9 +6,12 @@ import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentAttempts } from './payment-attempts';
 import { PaymentGateways } from './payment-gateways';
 import { PAYMENT_SWEEP_QUEUE } from './payment-sweep.queue';
+import { StripeCheckoutIntents } from './stripe-checkout-intents';
 import { StripeCredentials } from './stripe-credentials.entity';
 import { StripeCredentialsRepository } from './stripe-credentials.repository';
 import { StripeCredentialsService } from './stripe-credentials.service';
+import { StripeCustomer } from './stripe-customer.entity';
+import { StripeCustomerRepository } from './stripe-customer.repository';
 import { TestPaymentGateway } from './test-payment-gateway';
 
 /**
@@ -18,7 +21,11 @@ import { TestPaymentGateway } from './test-payment-gateway';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentAttempt, StripeCredentials]),
+    TypeOrmModule.forFeature([
+      PaymentAttempt,
+      StripeCredentials,
+      StripeCustomer,
+    ]),
     BullModule.registerQueue({ name: PAYMENT_SWEEP_QUEUE }),
   ],
   providers: [
@@ -28,8 +35,11 @@ import { TestPaymentGateway } from './test-payment-gateway';
     PaymentAttempts,
     StripeCredentialsRepository,
     StripeCredentialsService,
+    StripeCustomerRepository,
+    StripeCheckoutIntents,
   ],
   exports: [
+    StripeCheckoutIntents,
     PaymentGateways,
     PaymentAttempts,
     StripeCredentialsService,
