@@ -140,6 +140,8 @@ function styles(dark: boolean, buttonColor: string | null): string {
     .errors{background:#fee2e2;color:#991b1b;border-radius:8px;padding:12px 16px;margin-bottom:16px}
     .notice{color:#15803d;font-size:.9rem;margin-top:4px}
     .refused{color:#b91c1c;font-size:.9rem;margin-top:4px}
+    #payment-element{min-height:44px;margin-top:4px}
+    #payment-message{margin:12px 0 0}
   `;
 }
 

@@ -75,7 +75,7 @@ const preview: SchemaObject = {
 const hostedSubmit = {
   '200': {
     description:
-      'JSON body with the page’s `submission` token (the script of a page whose store takes cards through Stripe): the intent to confirm with Stripe.js (`client_secret`, `intent_type` payment or setup, the signed `return_url`), or `redirect` when nothing is left to pay.',
+      'Form body: the page again (a discount code applied). JSON body with the page’s `submission` token (the script of a page whose store takes cards through Stripe): the intent to confirm with Stripe.js (`client_secret`, `intent_type` payment or setup, the signed `return_url`), or `redirect` when nothing is left to pay.',
     content: {
       'application/json': {
         schema: {
@@ -89,6 +89,7 @@ const hostedSubmit = {
           ],
         },
       },
+      'text/html': { schema: { type: 'string' } },
     },
   },
   '201': jsonApiResponse(
