@@ -29,7 +29,11 @@ import { buyerOf, PurchaseInput } from './purchase-input';
 import { chosenUnitPrice, MAX_CENTS } from './unit-price';
 import { CheckoutErrors } from './checkout.errors';
 import { PURCHASE } from './purchase-settlement';
-import { cardNumberRequired } from '../payment/payment.errors';
+import {
+  cardNumberRequired,
+  hostedPaymentRequired,
+} from '../payment/payment.errors';
+import { StripePaymentGateway } from '../payment/stripe-payment-gateway';
 
 const MAX_QUANTITY = 1000;
 
@@ -201,7 +205,18 @@ export class PurchaseService {
       ? await gateway.paymentMethodOf(cardNumber)
       : null;
     const identifier = randomUUID();
-    const begun = await this.begin(offer, input, identifier, method);
+    const begun = await this.begin(offer, input, identifier, method).catch(
+      (error: unknown) => {
+        // A Stripe store takes cards only on its hosted page.
+        if (
+          gateway instanceof StripePaymentGateway &&
+          error instanceof AppError &&
+          error.errors.some((e) => e.code === 'card_number_required')
+        )
+          throw hostedPaymentRequired();
+        throw error;
+      },
+    );
     if (!begun.attempt) return { status: 'paid', order: begun.order };
     const outcome = await this.attempts.complete(begun.attempt);
     const order = (await this.orders.findByIdentifier(identifier))!;
