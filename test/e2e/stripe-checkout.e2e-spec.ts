@@ -4,7 +4,7 @@ import { Clock } from '../../src/common/clock';
 import { PaymentAttempts } from '../../src/modules/payment/payment-attempts';
 import { StoreService } from '../../src/modules/store/store.service';
 import { freezeClock, outboxEvents } from '../support/billing';
-import { buy, buyNowUrl } from '../support/commerce';
+import { buy, buyNowUrl, pathOf } from '../support/commerce';
 import {
   createMerchant,
   createPricedProduct,
@@ -420,6 +420,18 @@ describe('Hosted checkout with the Stripe Payment Element', () => {
       );
       expect(json.body.errors[0].code).toBe('hosted_payment_required');
     }
+    // The page's form posted without its script (no JavaScript).
+    const plain = await request(t.baseUrl)
+      .post(pathOf(oneTimeUrl))
+      .type('form')
+      .send({
+        email: 'nojs@example.com',
+        name: 'No Script',
+        'billing_address[country]': 'US',
+        intent: 'pay',
+      })
+      .expect(422);
+    expect(plain.text).toContain('Paying by card needs JavaScript');
     expect(
       (await db.query(`SELECT count(*)::int AS n FROM orders`)).rows[0].n,
     ).toBe(before);

@@ -174,7 +174,12 @@ export class HostedCheckoutService {
         offer,
         action,
         input,
-        error.errors.map((e) => e.detail),
+        // The Stripe page's form posted without its script.
+        error.errors.map((e) =>
+          e.code === 'hosted_payment_required'
+            ? 'Paying by card needs JavaScript (cards are entered in Stripe’s secure form): enable it and reload this page.'
+            : e.detail,
+        ),
         error.status,
       );
     }
