@@ -53,6 +53,24 @@ describe('loadConfig', () => {
     ).toThrow(/MAIL_FROM/);
   });
 
+  it('reads the dunning schedule: 3 retries over 7 days by default, increasing offsets only', () => {
+    const day = 86_400_000;
+    expect(loadConfig(base).billing.dunningScheduleMs).toEqual([
+      day,
+      3 * day,
+      7 * day,
+    ]);
+    expect(
+      loadConfig({ ...base, DUNNING_SCHEDULE: '12h,2d' }).billing
+        .dunningScheduleMs,
+    ).toEqual([day / 2, 2 * day]);
+    for (const bad of ['3d,1d', '1d,1d', '0s', 'soon']) {
+      expect(() => loadConfig({ ...base, DUNNING_SCHEDULE: bad })).toThrow(
+        /DUNNING_SCHEDULE/,
+      );
+    }
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ ...base, DATABASE_URL: '' }).database.url).toBeNull();
   });

@@ -90,6 +90,8 @@ const redisUrl = z.url({
 export const DEFAULT_MAIL_RETRY_DELAYS = '1m,5m,15m,1h,2h*11';
 
 /** 5 s, 25 s, 125 s as Lemon Squeezy does, then hourly: the last try is within 24 h of the first. */
+/** Dunning: retries of a failed renewal, as offsets from the renewal date. */
+export const DEFAULT_DUNNING_SCHEDULE = '1d,3d,7d';
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,25s,125s,1h*23';
 
 /**
@@ -165,6 +167,13 @@ const environmentSchema = z.object({
   API_KEY_CACHE_TTL_MS: nonNegativeInt.default(5000),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(25000),
   BILLING_SWEEP_INTERVAL_MS: positiveInt.default(60000),
+  DUNNING_SCHEDULE: durationList
+    .default(parseDurationList(DEFAULT_DUNNING_SCHEDULE))
+    .refine(
+      (offsets) =>
+        offsets.every((ms, i) => ms > (i === 0 ? 0 : offsets[i - 1])),
+      'offsets must be positive and increasing, such as 1d,3d,7d',
+    ),
   TAX_RATES: taxRates.default({}),
   TAX_INCLUSIVE: booleanFlag.default(false),
   CURRENCY_RATES: currencyRates.default({}),
@@ -278,6 +287,12 @@ export interface AppConfig {
   billing: {
     /** How often the worker's renewal sweep runs. */
     sweepIntervalMs: number;
+    /**
+     * When a failed renewal is charged again: offsets (ms) from the renewal
+     * date, one retry each; after the last one fails the subscription is
+     * `unpaid`.
+     */
+    dunningScheduleMs: number[];
   };
   money: {
     /** Sales tax by billing country (percent); a country not listed pays none. */
@@ -478,7 +493,10 @@ export function loadConfig(
     },
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    billing: { sweepIntervalMs: e.BILLING_SWEEP_INTERVAL_MS },
+    billing: {
+      sweepIntervalMs: e.BILLING_SWEEP_INTERVAL_MS,
+      dunningScheduleMs: e.DUNNING_SCHEDULE,
+    },
     money: {
       taxRates: e.TAX_RATES,
       taxInclusive: e.TAX_INCLUSIVE,

@@ -39,6 +39,7 @@ const EXCEPTIONS: Record<string, string> = {
   'PaymentAttemptRepository.save': HELD,
   'PaymentAttemptRepository.pendingRefunds': HELD,
   'PaymentAttemptRepository.findStale': SYSTEM,
+  'PaymentAttemptRepository.findPending': HELD,
   // Intent attempts: found by the intent a store's own Stripe account named
   // (scoped by store and mode), by the order the buyer's signed link names,
   // or by the key of the order being paid; written by id.
@@ -53,6 +54,7 @@ const EXCEPTIONS: Record<string, string> = {
   'OrderRepository.findById': HELD,
   'OrderRepository.lock': HELD,
   'SubscriptionInvoiceRepository.lock': HELD,
+  'SubscriptionInvoiceRepository.subscriptionIdOf': HELD,
   'DiscountRepository.redeemedBy': HELD,
   'DiscountRepository.deleteRedemptions': HELD,
   // A store's Stripe account: written for a store the caller owns, read for
@@ -69,6 +71,7 @@ const EXCEPTIONS: Record<string, string> = {
   'SubscriptionInvoiceRepository.revenueByStore': FIGURES,
   'SubscriptionInvoiceRepository.revenueByCustomer': FIGURES,
   'SubscriptionRepository.lock': HELD,
+  'SubscriptionRepository.findById': LINK,
   'SubscriptionRepository.lockNextDue': SYSTEM,
   'SubscriptionRepository.save': HELD,
   'SubscriptionRepository.insert': HELD,

@@ -140,7 +140,7 @@ describe('billing: a subscription from purchase to expiry', () => {
     });
     let invoices = await invoicesOf(id);
     expect(invoices).toHaveLength(1);
-    expect(Object.keys(invoices[0])).toHaveLength(35); // 34 attributes + id
+    expect(Object.keys(invoices[0])).toHaveLength(37); // 34 attributes, attempt_count, next_retry_at + id
     expect(invoices[0]).toMatchObject({
       billing_reason: 'initial',
       status: 'paid',
@@ -176,9 +176,10 @@ describe('billing: a subscription from purchase to expiry', () => {
       // (3 − 2 seats) × $10 × 16/31 days.
       total: Math.round((1000 * 16) / 31),
     });
+    // The change commits first; the charge is made and settled after it.
     expect(await eventNames(events)).toEqual([
-      'subscription_payment_success',
       'subscription_updated',
+      'subscription_payment_success',
     ]);
     await updateSubscriptionItem(itemId, { quantity: 4 }); // added to the renewal
     await updateSubscriptionItem(itemId, {
@@ -231,7 +232,7 @@ describe('billing: a subscription from purchase to expiry', () => {
     s = await attributesOf(id);
     expect(s).toMatchObject({
       status: 'past_due',
-      renews_at: '2027-03-13T12:00:00.000000Z', // the next retry
+      renews_at: '2027-03-11T12:00:00.000000Z', // the next retry (DUNNING_SCHEDULE)
     });
     invoices = await invoicesOf(id);
     expect(invoices[0]).toMatchObject({

@@ -286,6 +286,55 @@ describe('files from before storage, and download caps under concurrency', () =>
     expect(json.status).toBe(400);
   });
 
+  it('replays an upload resent under its Idempotency-Key, and refuses another upload under it', async () => {
+    const { variantId } = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      merchant.stores[0].id,
+    );
+    const upload = (boundary: string, content: string) =>
+      fetch(`${t.baseUrl}/v1/files`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${merchant.testKey}`,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Idempotency-Key': 'upload-once',
+        },
+        body:
+          `--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\n` +
+          JSON.stringify({
+            data: {
+              type: 'files',
+              relationships: {
+                variant: { data: { type: 'variants', id: String(variantId) } },
+              },
+            },
+          }) +
+          `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n` +
+          `${content}\r\n--${boundary}--\r\n`,
+      });
+    const count = async () =>
+      (
+        (await t.app
+          .get(DataSource)
+          .query(`SELECT count(*)::int AS n FROM files WHERE variant_id = $1`, [
+            variantId,
+          ])) as { n: number }[]
+      )[0].n;
+    const first = await upload('first-form', 'the installer');
+    expect(first.status).toBe(201);
+    const again = await upload('first-form', 'the installer');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as { data: { id: string } }).data.id).toBe(
+      ((await first.json()) as { data: { id: string } }).data.id,
+    );
+    // Another file under the same key is not given the first one's answer.
+    const other = await upload('other-form', 'another file');
+    expect(other.status).toBe(422);
+    expect(await count()).toBe(1);
+  });
+
   it('lets exactly download_limit parallel downloads through', async () => {
     const { product, variantId } = await createPricedProduct(
       t.baseUrl,

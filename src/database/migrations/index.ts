@@ -18,7 +18,8 @@ import { PaymentAttempts1795632993398 } from './1795632993398-payment-attempts';
 import { Mail1795633103041 } from './1795633103041-mail';
 import { FileStorage1795633475731 } from './1795633475731-file-storage';
 import { StripeCredentials1795634084914 } from './1795634084914-stripe-credentials';
-import { StripeCheckout1795640000000 } from './1795640000000-stripe-checkout';
+import { InvoiceDunning1795640000000 } from './1795640000000-invoice-dunning';
+import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -42,5 +43,6 @@ export const migrations = [
   Mail1795633103041,
   FileStorage1795633475731,
   StripeCredentials1795634084914,
-  StripeCheckout1795640000000,
+  InvoiceDunning1795640000000,
+  StripeCheckout1795650000000,
 ];

@@ -34,4 +34,17 @@ describe('requestFingerprint', () => {
       expect(requestFingerprint(other)).not.toBe(base);
     }
   });
+
+  it('tells multipart uploads apart by their boundary and length', () => {
+    const upload = (contentType: string, length: string) =>
+      requestFingerprint({
+        method: 'POST',
+        url: '/v1/files',
+        headers: { 'content-type': contentType, 'content-length': length },
+      });
+    const first = upload('multipart/form-data; boundary=a1', '2048');
+    expect(upload('multipart/form-data; boundary=a1', '2048')).toBe(first);
+    expect(upload('multipart/form-data; boundary=b2', '2048')).not.toBe(first);
+    expect(upload('multipart/form-data; boundary=a1', '2049')).not.toBe(first);
+  });
 });

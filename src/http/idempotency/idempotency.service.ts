@@ -41,6 +41,7 @@ export interface KeyedRequest {
   method: string;
   url: string;
   body?: unknown;
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 const source = { header: 'Idempotency-Key' };
@@ -58,13 +59,24 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Method, path (trailing slash ignored, query kept) and body. */
+/**
+ * Method, path (trailing slash ignored, query kept) and body. A multipart
+ * upload's body is streamed by its handler, after the key is claimed, so
+ * it stands in by its media type (whose boundary is random per form) and
+ * length: a client resending the same bytes is answered with the first
+ * response, another upload under the same key gets 422, never the first
+ * upload's file.
+ */
 export function requestFingerprint(request: KeyedRequest): string {
   const [path, query] = request.url.split(/\?(.*)/s, 2);
   const normalized =
     (path.replace(/\/+$/, '') || '/') + (query ? `?${query}` : '');
+  const contentType = String(request.headers?.['content-type'] ?? '');
+  const body = /^multipart\//i.test(contentType)
+    ? `${contentType}\n${String(request.headers?.['content-length'] ?? '')}`
+    : canonicalJson(request.body);
   return createHash('sha256')
-    .update(`${request.method}\n${normalized}\n${canonicalJson(request.body)}`)
+    .update(`${request.method}\n${normalized}\n${body}`)
     .digest('hex');
 }
 

@@ -107,11 +107,12 @@ export const BillingErrors = {
       'billing_anchor_not_monthly',
     ),
 
-  /** A charge the subscriber asked for now (anchor, plan change) that failed. */
-  paymentDeclined: (reason: string | null) =>
-    AppError.unprocessable({
-      detail: `The payment was declined (${reason}); nothing was changed.`,
-      code: 'payment_declined',
+  /** The portal's new card while a charge of the open invoice is in flight. */
+  invoicePaymentInProgress: () =>
+    new AppError(409, {
+      detail:
+        'A payment of this subscription is being processed; try again in a minute.',
+      code: 'invoice_payment_in_progress',
     }),
 
   usageBasedQuantity: () =>

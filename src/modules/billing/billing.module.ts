@@ -11,7 +11,8 @@ import { LicensingModule } from '../licensing/licensing.module';
 import { PaymentModule } from '../payment/payment.module';
 import { StoreModule } from '../store/store.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { BillingPayments } from './billing-payments';
+import { InvoiceCollection } from './invoice-collection';
+import { ProrationCharges } from './proration-charges';
 import { InvoiceRevenue } from './invoice-revenue';
 import { BILLING_RENEWAL_QUEUE } from './renewal.queue';
 import { RenewalService } from './renewal.service';
@@ -77,8 +78,9 @@ import { UsageRecordService } from './usage-record.service';
     SubscriptionRepository,
     UsageRecordRepository,
     SubscriptionInvoiceRepository,
-    BillingPayments,
     SubscriptionBilling,
+    InvoiceCollection,
+    ProrationCharges,
     RenewalService,
     SubscriptionService,
     SubscriptionItemService,

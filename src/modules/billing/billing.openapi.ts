@@ -116,6 +116,14 @@ export const billingOpenApi: OpenApiContribution = {
         urls: exact({
           invoice_url: nullable(url('Signed PDF link; null while pending.')),
         }),
+        attempt_count: int(
+          'Extension (dunning): charges made for the invoice, the renewal and each retry or recovery.',
+        ),
+        next_retry_at: nullable(
+          ts(
+            'Extension (dunning): when the renewal sweep charges it again; null when paid, out of retries or while a retry of the sweep is in flight.',
+          ),
+        ),
         created_at: ts(),
         updated_at: ts(),
         test_mode: bool(),

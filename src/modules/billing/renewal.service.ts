@@ -1,7 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
-import { WebhookEventName } from '../webhooks/webhook-events';
+import { PaymentAttempt } from '../payment/payment-attempt.entity';
 import {
   periodEndOf,
   renewalDiscount,
@@ -11,10 +13,9 @@ import { linesTotal, withCarriedProration } from './invoice-lines';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import { RETRY_DELAYS_DAYS, transition } from './subscription.state';
-import { BillingErrors } from './billing.errors';
-
-const DAY_MS = 86_400_000;
+import { transition } from './subscription.state';
+import { nextRetryAt, renewalChargeKey } from './dunning';
+import { InvoiceCollection, SUBSCRIPTION_RENEWAL } from './invoice-collection';
 
 export interface SweepResult {
   /** Steps taken: renewals, retries, unpauses, skipped paused periods, expiries. */
@@ -36,21 +37,28 @@ export class RenewalService {
     private readonly subscriptions: SubscriptionRepository,
     private readonly invoices: SubscriptionInvoiceRepository,
     private readonly billing: SubscriptionBilling,
+    private readonly collection: InvoiceCollection,
     private readonly transactions: Transactions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Everything due at `asOf`, including periods missed while no sweep ran. */
+  /**
+   * Everything due at `asOf`, including periods missed while no sweep ran.
+   * A step that charges commits the charge as a pending payment attempt;
+   * the processor is called after that commit and the outcome settled in a
+   * transaction of its own (InvoiceCollection).
+   */
   async sweep(asOf: Date): Promise<SweepResult> {
     const stuck: number[] = [];
     let steps = 0;
     for (;;) {
-      let id: number | null;
+      let taken: { id: number; charge: PaymentAttempt | null } | null;
       try {
-        id = await this.transactions.run(async (manager) => {
+        taken = await this.transactions.run(async (manager) => {
           const s = await this.subscriptions.lockNextDue(manager, asOf, stuck);
           if (!s) return null;
           const before = s.nextActionAt?.getTime() ?? null;
-          await this.step(manager, s, asOf);
+          const charge = await this.step(manager, s, asOf);
           // A step that leaves the subscription due at the same instant would loop.
           if (
             s.nextActionAt &&
@@ -59,23 +67,28 @@ export class RenewalService {
           ) {
             stuck.push(s.id);
           }
-          return s.id;
+          return { id: s.id, charge };
         });
       } catch (error) {
         this.logger.error({ err: error }, 'Renewal step failed');
         throw error;
       }
-      if (id === null) return { steps };
+      if (taken === null) return { steps };
+      if (taken.charge) await this.collection.complete(taken.charge);
       steps++;
     }
   }
 
-  /** One due action of a locked subscription. */
-  async step(manager: EntityManager, s: Subscription, asOf: Date) {
+  /** One due action of a locked subscription; a charge to make once it commits. */
+  async step(
+    manager: EntityManager,
+    s: Subscription,
+    asOf: Date,
+  ): Promise<PaymentAttempt | null> {
     switch (s.status) {
       case 'cancelled':
         if (s.endsAt && s.endsAt <= asOf) await this.expire(manager, s, asOf);
-        return;
+        return null;
       case 'paused':
         if (
           s.pauseResumesAt &&
@@ -101,31 +114,30 @@ export class RenewalService {
           s.renewsAt = periodEndOf(s);
           await this.billing.save(manager, s, asOf);
         }
-        return;
+        return null;
       case 'on_trial':
       case 'active':
-        if (s.renewsAt <= asOf) await this.renew(manager, s, asOf);
-        return;
+        return s.renewsAt <= asOf ? this.renew(manager, s, asOf) : null;
       case 'past_due':
-        if (s.renewsAt <= asOf) await this.retry(manager, s, asOf);
-        return;
+        return s.renewsAt <= asOf ? this.retry(manager, s, asOf) : null;
       case 'unpaid':
       case 'expired':
-        return;
+        return null;
     }
   }
 
   /**
    * Invoices the period starting at `renews_at`: quantity items in advance,
    * metered items for the period that ended (not for a trial), plus pending
-   * prorations; a credit larger than the invoice carries over.
+   * prorations; a credit larger than the invoice carries over. The charge
+   * is returned, to make once this transaction commits; its outcome moves
+   * the subscription (paid: active; refused: past_due, see dunning.ts).
    */
   async renew(
     manager: EntityManager,
     s: Subscription,
     now: Date,
-    options: { declineThrows?: boolean } = {},
-  ): Promise<void> {
+  ): Promise<PaymentAttempt | null> {
     const start = s.renewsAt;
     const wasTrial = s.status === 'on_trial';
     const existing = await this.invoices.renewalFor(manager, s.id, start);
@@ -155,50 +167,56 @@ export class RenewalService {
       periodEnd: s.renewsAt,
       now,
     });
-    const events: WebhookEventName[] = ['subscription_updated'];
-    if (await this.billing.collect(manager, s, invoice, now)) {
-      transition(s, 'active');
-      s.failedAttempts = 0;
-    } else {
-      if (options.declineThrows) {
-        throw BillingErrors.paymentDeclined(invoice.failureReason);
-      }
-      transition(s, 'past_due');
-      s.failedAttempts = 1;
-      // For past_due, renews_at is the next retry (reference section 4).
-      s.renewsAt = new Date(start.getTime() + RETRY_DELAYS_DAYS[0] * DAY_MS);
-    }
-    await this.billing.save(manager, s, now);
-    await this.billing.emit(manager, events, s, now);
+    transition(s, 'active');
+    s.failedAttempts = 0;
+    const charge = await this.collection.begin(manager, s, invoice, {
+      purpose: SUBSCRIPTION_RENEWAL,
+      key: renewalChargeKey(s.id, start, 0),
+      paymentMethod: s.paymentMethod,
+      now,
+    });
+    // Settled at once (nothing to charge, no method): saved with its events.
+    if (charge) await this.billing.save(manager, s, now);
+    return charge;
   }
 
-  /** Retries the open renewal invoice: recovered, next retry, or `unpaid`. */
-  async retry(manager: EntityManager, s: Subscription, now: Date) {
+  /**
+   * Charges the open renewal invoice again (dunning). `renews_at` moves to
+   * the retry after this one (or the period's end) before the charge, so no
+   * other sweep takes the subscription meanwhile; the outcome settles it.
+   * While an earlier charge of the invoice is still in flight, nothing is
+   * charged.
+   */
+  async retry(
+    manager: EntityManager,
+    s: Subscription,
+    now: Date,
+  ): Promise<PaymentAttempt | null> {
     const invoice = await this.invoices.openRenewal(manager, s.id);
-    const paid =
-      !invoice ||
-      (await this.billing.collect(manager, s, invoice, now, {
-        recovering: true,
-        attempt: s.failedAttempts,
-      }));
-    if (paid) {
+    if (!invoice) {
       transition(s, 'active');
       s.failedAttempts = 0;
       s.renewsAt = periodEndOf(s);
-    } else {
-      s.failedAttempts += 1;
-      if (s.failedAttempts > RETRY_DELAYS_DAYS.length) {
-        transition(s, 'unpaid');
-        s.renewsAt = periodEndOf(s);
-      } else {
-        s.renewsAt = new Date(
-          s.renewsAt.getTime() +
-            RETRY_DELAYS_DAYS[s.failedAttempts - 1] * DAY_MS,
-        );
-      }
+      await this.billing.save(manager, s, now);
+      await this.billing.emit(manager, ['subscription_updated'], s, now);
+      return null;
     }
-    await this.billing.save(manager, s, now);
-    await this.billing.emit(manager, ['subscription_updated'], s, now);
+    if (await this.collection.pendingCharge(manager, invoice.id)) return null;
+    const retry = s.failedAttempts;
+    s.renewsAt =
+      nextRetryAt(
+        invoice.periodStart,
+        retry + 1,
+        this.config.billing.dunningScheduleMs,
+      ) ?? periodEndOf(s);
+    const charge = await this.collection.begin(manager, s, invoice, {
+      purpose: SUBSCRIPTION_RENEWAL,
+      key: renewalChargeKey(s.id, invoice.periodStart, retry),
+      paymentMethod: s.paymentMethod,
+      now,
+    });
+    if (charge) await this.billing.save(manager, s, now);
+    return charge;
   }
 
   private async expire(manager: EntityManager, s: Subscription, now: Date) {

@@ -9,12 +9,9 @@ import { Outbox } from '../webhooks/outbox';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import { discountOff } from '../../common/money';
 import { periodEnd } from './billing-period';
-import { prorationMode } from './proration';
-import { BillingPayments } from './billing-payments';
 import { InvoiceView, SubscriptionView } from './billing-views';
 import { InvoiceService } from '../invoice/invoice.service';
 import {
-  amountLine,
   InvoiceLineRecord,
   linesTotal,
   planName,
@@ -33,7 +30,6 @@ import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { billableUsage, isUsageAggregation } from './usage-aggregation';
 import { UsageRecordRepository } from './usage-record.repository';
-import { BillingErrors } from './billing.errors';
 
 /** License keys follow a subscription's end (the licensing module implements it). */
 export const SUBSCRIPTION_END_FOLLOWER = Symbol('SUBSCRIPTION_END_FOLLOWER');
@@ -98,8 +94,9 @@ export const periodEndOf = (s: Subscription, start = s.currentPeriodStart) =>
 
 /**
  * The shared machinery of subscriptions: rendering views, pricing a period,
- * writing invoices, collecting payment and recording events. Use cases in
- * the other billing services call it inside their transactions.
+ * writing invoices and recording events. Use cases in the other billing
+ * services call it inside their transactions; InvoiceCollection charges
+ * the invoices after those commit.
  */
 @Injectable()
 export class SubscriptionBilling {
@@ -111,7 +108,6 @@ export class SubscriptionBilling {
     private readonly signedUrls: SignedUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly rates: ExchangeRates,
-    private readonly payments: BillingPayments,
     private readonly invoicePdfs: InvoiceService,
     @Optional()
     @Inject(SUBSCRIPTION_END_FOLLOWER)
@@ -284,105 +280,6 @@ export class SubscriptionBilling {
       createdAt: input.now,
       updatedAt: input.now,
     });
-  }
-
-  /**
-   * Charges a pending invoice to the subscription's payment method. A zero
-   * total is paid without a charge. Records `subscription_payment_success`
-   * (plus `_recovered` when it settles a failed renewal) or `_failed`.
-   */
-  async collect(
-    manager: EntityManager,
-    s: Subscription,
-    invoice: SubscriptionInvoice,
-    now: Date,
-    options: {
-      recovering?: boolean;
-      attempt?: number | string;
-      /** A new card from the portal page instead of the stored method. */
-      cardNumber?: string;
-    } = {},
-  ): Promise<boolean> {
-    if (invoice.total > 0) {
-      const result = await this.payments.charge({
-        manager,
-        storeId: invoice.storeId,
-        amount: invoice.total,
-        currency: invoice.currency,
-        testMode: invoice.testMode,
-        source: options.cardNumber
-          ? { cardNumber: options.cardNumber }
-          : { paymentMethodId: s.paymentMethod },
-        description: `${s.productName} (${s.variantName})`,
-        // Not the invoice's id: a renewal rolled back after the processor
-        // charged is invoiced again under a new id, and must be charged
-        // under the same key (a renewal's invoice is unique per period).
-        reference: `subscription-${s.id}-${invoice.billingReason}-${invoice.periodStart.getTime()}-${options.attempt ?? 0}`,
-      });
-      if (!result.ok) {
-        invoice.failureReason = result.reason;
-        invoice.updatedAt = now;
-        await this.invoices.save(manager, invoice);
-        await this.emitInvoice(
-          manager,
-          'subscription_payment_failed',
-          invoice,
-          s,
-        );
-        return false;
-      }
-      invoice.paymentReference = result.paymentId;
-      s.paymentMethod = result.paymentMethod;
-      invoice.cardBrand = s.cardBrand = result.cardBrand;
-      invoice.cardLastFour = s.cardLastFour = result.cardLastFour;
-    }
-    invoice.status = 'paid';
-    invoice.failureReason = null;
-    invoice.updatedAt = now;
-    await this.invoices.save(manager, invoice);
-    await this.emitInvoice(manager, 'subscription_payment_success', invoice, s);
-    if (options.recovering) {
-      await this.emitInvoice(
-        manager,
-        'subscription_payment_recovered',
-        invoice,
-        s,
-      );
-    }
-    return true;
-  }
-
-  /**
-   * Spec 4.7 rules 2–3 for a prorated amount: nothing (disable_prorations),
-   * an `updated` invoice charged now (invoice_immediately; a decline rolls
-   * the change back with 422), or a balance settled by the next renewal. A
-   * credit is never paid out: it waits for the next renewal invoice.
-   */
-  async settleProration(
-    manager: EntityManager,
-    s: Subscription,
-    net: number,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
-    now: Date,
-    /** What changed, for the line of an immediate invoice. */
-    description: string,
-  ): Promise<void> {
-    const mode = prorationMode(flags);
-    if (mode === 'none' || net === 0) return;
-    if (mode === 'next_renewal' || net < 0) {
-      s.pendingProration += net;
-      return;
-    }
-    const invoice = await this.createInvoice(manager, s, {
-      reason: 'updated',
-      lines: [amountLine(description, net)],
-      periodStart: now,
-      periodEnd: s.renewsAt,
-      now,
-    });
-    if (!(await this.collect(manager, s, invoice, now))) {
-      throw BillingErrors.paymentDeclined(invoice.failureReason);
-    }
   }
 
   /** The subscription's end moved: its license keys follow it. */

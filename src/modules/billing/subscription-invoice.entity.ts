@@ -121,6 +121,14 @@ export class SubscriptionInvoice {
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason: string | null;
 
+  /** Charges made for it: the renewal, then each dunning retry or portal recovery. */
+  @Column({ name: 'attempt_count', type: 'integer', default: 0 })
+  attemptCount: number;
+
+  /** When the renewal sweep charges it again (dunning); null otherwise. */
+  @Column({ name: 'next_retry_at', type: 'timestamptz', nullable: true })
+  nextRetryAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -88,6 +88,18 @@ export class SubscriptionInvoiceRepository {
       .getOne();
   }
 
+  /** The subscription an invoice bills, by the invoice's id alone (settlements). */
+  async subscriptionIdOf(
+    manager: EntityManager,
+    id: number,
+  ): Promise<number | null> {
+    const invoice = await manager.findOne(SubscriptionInvoice, {
+      select: { id: true, subscriptionId: true },
+      where: { id },
+    });
+    return invoice?.subscriptionId ?? null;
+  }
+
   lockVisible(
     manager: EntityManager,
     principal: Principal,

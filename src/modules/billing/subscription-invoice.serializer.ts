@@ -77,6 +77,9 @@ export class SubscriptionInvoiceSerializer implements ResourceType<InvoiceView> 
       tax_formatted: money(i.tax),
       total_formatted: money(i.total),
       urls: { invoice_url: i.invoiceUrl },
+      // Extension attributes (dunning): charges made, and the next retry.
+      attempt_count: i.attemptCount,
+      next_retry_at: formatTimestamp(i.nextRetryAt),
       created_at: formatTimestamp(i.createdAt),
       updated_at: formatTimestamp(i.updatedAt),
       test_mode: i.testMode,

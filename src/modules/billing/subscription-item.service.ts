@@ -5,7 +5,10 @@ import { Principal } from '../../common/principal';
 import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
+import { PaymentAttempt } from '../payment/payment-attempt.entity';
 import { CurrentUsage } from './billing-views';
+import { InvoiceCollection } from './invoice-collection';
+import { ProrationCharges } from './proration-charges';
 import { planName } from './invoice-lines';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
 import { amountFor } from './pricing';
@@ -30,20 +33,23 @@ export class SubscriptionItemService {
   constructor(
     private readonly subscriptions: SubscriptionRepository,
     private readonly billing: SubscriptionBilling,
+    private readonly prorations: ProrationCharges,
+    private readonly collection: InvoiceCollection,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
 
   /**
    * PATCH quantity (spec 4.7): 422 for usage-based items; prorated by the
-   * flags, like a plan change. Sends `subscription_updated`.
+   * flags, like a plan change. Sends `subscription_updated`. An immediate
+   * charge is made once the change committed (see ProrationCharges).
    */
-  updateQuantity(
+  async updateQuantity(
     principal: Principal,
     id: number,
     input: SubscriptionItemUpdateAttributes,
   ): Promise<SubscriptionItem> {
-    return this.transactions.run(async (manager) => {
+    const { item, charge } = await this.transactions.run(async (manager) => {
       const now = this.clock.now();
       const [visible] = await this.subscriptions.findVisibleItems(
         principal,
@@ -60,7 +66,7 @@ export class SubscriptionItemService {
       if (s.status === 'cancelled' || s.status === 'expired') {
         throw BillingErrors.itemsLocked(s.status);
       }
-      if (input.quantity === item.quantity) return item;
+      if (input.quantity === item.quantity) return { item, charge: null };
       const oldQuantity = item.quantity;
       const price = await this.subscriptions.price(manager, item.priceId);
       const terms = priceTerms(price!);
@@ -73,6 +79,7 @@ export class SubscriptionItemService {
         invoiceImmediately: input.invoice_immediately,
         disableProrations: input.disable_prorations,
       };
+      let charge: PaymentAttempt | null = null;
       // Only a running paid period has anything to prorate.
       if (s.status === 'active' && prorationMode(flags) !== 'none') {
         const { net } = prorate({
@@ -82,7 +89,7 @@ export class SubscriptionItemService {
           oldAmount,
           newAmount,
         });
-        await this.billing.settleProration(
+        charge = await this.prorations.settle(
           manager,
           s,
           net,
@@ -93,8 +100,10 @@ export class SubscriptionItemService {
       }
       await this.billing.save(manager, s, now);
       await this.billing.emit(manager, ['subscription_updated'], s, now);
-      return item;
+      return { item, charge };
     });
+    if (charge) await this.collection.complete(charge);
+    return item;
   }
 
   /** GET current-usage (spec 2.9): 404 unless the item is usage-based. */

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { Transactions } from '../../database/transactions';
+import { PaymentAttempt } from '../payment/payment-attempt.entity';
+import { PaymentMethod } from '../payment/payment-gateway';
+import { PaymentGateways } from '../payment/payment-gateways';
 import { cardDeclined } from '../payment/payment.errors';
-import { BillingPayments } from './billing-payments';
 import { SubscriptionView } from './billing-views';
-import {
-  periodEndOf,
-  SubscriptionBilling,
-} from './subscription-billing.service';
+import { InvoiceCollection, SUBSCRIPTION_RECOVERY } from './invoice-collection';
+import { SubscriptionBilling } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
+import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import { transition } from './subscription.state';
 import { BillingErrors } from './billing.errors';
 
 /**
@@ -23,7 +23,8 @@ export class SubscriptionPortalService {
     private readonly subscriptions: SubscriptionRepository,
     private readonly invoices: SubscriptionInvoiceRepository,
     private readonly billing: SubscriptionBilling,
-    private readonly payments: BillingPayments,
+    private readonly collection: InvoiceCollection,
+    private readonly gateways: PaymentGateways,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -38,62 +39,86 @@ export class SubscriptionPortalService {
   }
 
   /**
-   * A new card. A subscription with an unpaid renewal is charged at once
-   * (recovering it); otherwise the card is verified with a zero charge. A
-   * refused card changes nothing (422).
+   * A new card. A subscription in dunning (past_due or unpaid) has its open
+   * renewal invoice charged to it at once, recovering it; otherwise the
+   * card is verified with a zero charge and saved. Every processor call is
+   * made with no transaction open: the open invoice's charge is recorded
+   * first (a pending payment attempt) and settled after the call, as the
+   * renewal sweep's are. A refused card changes nothing but the invoice's
+   * record of attempts (422).
    */
-  updatePaymentMethod(
+  async updatePaymentMethod(
     id: number,
     cardNumber: string,
   ): Promise<SubscriptionView> {
-    return this.transactions.run(async (manager) => {
+    const found = await this.subscriptions.findById(id);
+    if (!found) throw BillingErrors.subscriptionNotFound();
+    if (found.status === 'expired') throw BillingErrors.subscriptionEnded();
+    const gateway = await this.gateways.forStore(found.storeId, found.testMode);
+    const method = await gateway.paymentMethodOf(cardNumber);
+    const charge = await this.transactions.run(async (manager) => {
       const now = this.clock.now();
       const s = await this.subscriptions.lock(manager, id);
       if (!s) throw BillingErrors.subscriptionNotFound();
-      if (s.status === 'expired') {
-        throw BillingErrors.subscriptionEnded();
-      }
+      if (s.status === 'expired') throw BillingErrors.subscriptionEnded();
       const open =
         s.status === 'past_due' || s.status === 'unpaid'
           ? await this.invoices.openRenewal(manager, s.id)
           : null;
-      if (open) {
-        const paid = await this.billing.collect(manager, s, open, now, {
-          recovering: true,
-          attempt: `card-${now.getTime()}`,
-          cardNumber,
-        });
-        if (!paid) {
-          throw cardDeclined(
-            422,
-            `The card was declined (${open.failureReason}).`,
-          );
-        }
-        transition(s, 'active');
-        s.failedAttempts = 0;
-        s.renewsAt = periodEndOf(s);
-      } else {
-        const result = await this.payments.charge({
-          manager,
-          storeId: s.storeId,
-          amount: 0,
-          currency: s.currency,
-          testMode: s.testMode,
-          source: { cardNumber },
-          description: `Card check for ${s.productName}`,
-          reference: `subscription-${s.id}-card-${now.getTime()}`,
-        });
-        if (!result.ok) {
-          throw cardDeclined(422, `The card was declined (${result.reason}).`);
-        }
-        s.paymentMethod = result.paymentMethod;
-        s.cardBrand = result.cardBrand;
-        s.cardLastFour = result.cardLastFour;
+      if (!open) return null;
+      if (await this.collection.pendingCharge(manager, open.id)) {
+        throw BillingErrors.invoicePaymentInProgress();
       }
+      const attempt = await this.collection.begin(manager, s, open, {
+        purpose: SUBSCRIPTION_RECOVERY,
+        key: `subscription-invoice-${open.id}-charge-${open.attemptCount + 1}`,
+        paymentMethod: method.id,
+        now,
+      });
+      // Nothing to charge: the invoice was settled in this transaction.
+      return attempt ?? 'settled';
+    });
+    if (charge === null) {
+      await this.verify(found, method);
+    } else if (charge !== 'settled') {
+      await this.recover(charge);
+    }
+    const view = await this.find(id);
+    if (!view) throw BillingErrors.subscriptionNotFound();
+    return view;
+  }
+
+  private async recover(charge: PaymentAttempt) {
+    const outcome = await this.collection.complete(charge);
+    if (!outcome) return; // Settled by the payment sweeper once the processor answers.
+    if (outcome.status !== 'succeeded') {
+      throw cardDeclined(422, `The card was declined (${outcome.reason}).`);
+    }
+  }
+
+  /** No open invoice: a zero charge checks the card, then it is saved. */
+  private async verify(found: Subscription, method: PaymentMethod) {
+    const id = found.id;
+    const gateway = await this.gateways.forStore(found.storeId, found.testMode);
+    const now = this.clock.now();
+    const result = await gateway.charge({
+      reference: `subscription-${id}-card-${now.getTime()}`,
+      amount: 0,
+      currency: found.currency,
+      source: { paymentMethodId: method.id },
+      description: 'Card check',
+    });
+    if (result.status !== 'succeeded') {
+      throw cardDeclined(422, `The card was declined (${result.reason}).`);
+    }
+    await this.transactions.run(async (manager) => {
+      const s = await this.subscriptions.lock(manager, id);
+      if (!s) throw BillingErrors.subscriptionNotFound();
+      s.paymentMethod = result.method.id;
+      s.cardBrand = result.method.cardBrand;
+      s.cardLastFour = result.method.cardLastFour;
       await this.billing.save(manager, s, now);
       await this.billing.emit(manager, ['subscription_updated'], s, now);
-      const [view] = await this.billing.views(manager, [s], now);
-      return view;
     });
   }
 }

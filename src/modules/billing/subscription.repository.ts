@@ -71,6 +71,11 @@ export class SubscriptionRepository {
       .getOne();
   }
 
+  /** By id alone, outside a transaction (the portal's signed link). */
+  findById(id: number): Promise<Subscription | null> {
+    return this.subscriptions.findOneBy({ id });
+  }
+
   lock(manager: EntityManager, id: number): Promise<Subscription | null> {
     return manager
       .createQueryBuilder(Subscription, 'subscription')

@@ -5,7 +5,6 @@ import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { forSeconds, prorate, secondsBetween } from '../../common/money';
-import { parseTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
 import { isUsageBased } from '../catalog/price-rules';
 import { WebhookEventName } from '../webhooks/webhook-events';
@@ -15,19 +14,29 @@ import { SubscriptionUpdateAttributes } from './billing.dto';
 import { planName } from './invoice-lines';
 import { amountFor } from './pricing';
 import { prorationMode } from './proration';
+import { PaymentAttempt } from '../payment/payment-attempt.entity';
+import { InvoiceCollection } from './invoice-collection';
+import { ProrationCharges, ProrationFlags } from './proration-charges';
 import { RenewalService } from './renewal.service';
 import {
-  periodEndOf,
   priceTerms,
   SubscriptionBilling,
 } from './subscription-billing.service';
-import { PauseMode, Subscription } from './subscription.entity';
+import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
-import { transition } from './subscription.state';
+import {
+  assertOpen,
+  cancelNow,
+  resume,
+  setPause,
+  setTrialEnd,
+} from './subscription-status-changes';
 import { BillingErrors } from './billing.errors';
 
-/** The Go client sends a zero time for "no resume date". */
-const ZERO_TIME = /^0001-01-01T00:00:00/;
+/** A PATCH's proration flags, and the charges it makes once committed. */
+interface ChangeFlags extends ProrationFlags {
+  charges: PaymentAttempt[];
+}
 
 /** Subscriptions: reads, PATCH (plan, pause, cancel, trial, anchor) and DELETE. */
 @Injectable()
@@ -36,6 +45,8 @@ export class SubscriptionService {
     private readonly subscriptions: SubscriptionRepository,
     private readonly billing: SubscriptionBilling,
     private readonly renewals: RenewalService,
+    private readonly prorations: ProrationCharges,
+    private readonly collection: InvoiceCollection,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -82,15 +93,19 @@ export class SubscriptionService {
   }
 
   /**
-   * PATCH. Every change of one request happens in one transaction; a
-   * declined immediate charge rolls the whole request back (422).
+   * PATCH. Every change of one request happens in one transaction; what it
+   * charges at once (an immediate proration, a trial ended by
+   * `billing_anchor`) is charged after that commits, and the record is
+   * answered as the charge left it (see InvoiceCollection).
    */
-  update(
+  async update(
     principal: Principal,
     id: number,
     input: SubscriptionUpdateAttributes,
   ): Promise<SubscriptionView> {
-    return this.transactions.run(async (manager) => {
+    const charges: PaymentAttempt[] = [];
+    const view = await this.transactions.run(async (manager) => {
+      charges.length = 0;
       const now = this.clock.now();
       const s = await this.subscriptions.lockVisible(manager, principal, id);
       if (!s) throw AppError.notFound();
@@ -99,12 +114,13 @@ export class SubscriptionService {
       }
       const events = new Set<WebhookEventName>();
       const endsAtBefore = s.endsAt?.getTime() ?? null;
-      const flags = {
+      const flags: ChangeFlags = {
         invoiceImmediately: input.invoice_immediately,
         disableProrations: input.disable_prorations,
+        charges,
       };
       if (input.cancelled === false && s.status === 'cancelled') {
-        this.resume(s, now);
+        resume(s, now);
         events.add('subscription_resumed');
       }
       if (input.variant_id !== undefined && input.variant_id !== s.variantId) {
@@ -112,7 +128,7 @@ export class SubscriptionService {
         events.add('subscription_updated');
       }
       if (input.trial_ends_at !== undefined) {
-        this.setTrialEnd(s, input.trial_ends_at, now);
+        setTrialEnd(s, input.trial_ends_at, now);
         events.add('subscription_updated');
       }
       if (input.billing_anchor !== undefined) {
@@ -120,11 +136,11 @@ export class SubscriptionService {
         events.add('subscription_updated');
       }
       if (input.pause !== undefined) {
-        const event = this.setPause(s, input.pause, now);
+        const event = setPause(s, input.pause, now);
         if (event) events.add(event);
       }
       if (input.cancelled === true && s.status !== 'cancelled') {
-        this.cancelNow(s, now);
+        cancelNow(s, now);
         events.add('subscription_cancelled');
       }
       if (events.size > 0) {
@@ -146,113 +162,19 @@ export class SubscriptionService {
       const [view] = await this.billing.views(manager, [s], now);
       return view;
     });
-  }
-
-  private cancelNow(s: Subscription, now: Date) {
-    // The paid period (or the trial) runs out; an unpaid period ends now.
-    const endsAt =
-      s.status === 'on_trial' && s.trialEndsAt
-        ? s.trialEndsAt
-        : s.status === 'past_due' || s.status === 'unpaid'
-          ? now
-          : s.renewsAt;
-    transition(s, 'cancelled');
-    s.endsAt = endsAt;
-    s.cancelled = true;
-    s.pauseMode = null;
-    s.pauseResumesAt = null;
-  }
-
-  private resume(s: Subscription, now: Date) {
-    if (s.endsAt && s.endsAt <= now) {
-      throw BillingErrors.alreadyEnded();
-    }
-    const next =
-      s.trialEndsAt && s.trialEndsAt > now
-        ? 'on_trial'
-        : s.failedAttempts > 0
-          ? 'past_due'
-          : 'active';
-    transition(s, next);
-    s.cancelled = false;
-    s.endsAt = null;
-  }
-
-  private assertOpen(s: Subscription, attribute: string) {
-    if (s.status === 'cancelled') {
-      throw BillingErrors.cancelledFirstResume(attribute);
-    }
-  }
-
-  private setPause(
-    s: Subscription,
-    raw: Record<string, unknown> | null,
-    now: Date,
-  ): WebhookEventName | null {
-    if (raw === null) {
-      if (s.status !== 'paused') return null;
-      s.pauseMode = null;
-      s.pauseResumesAt = null;
-      const next = s.trialEndsAt && s.trialEndsAt > now ? 'on_trial' : 'active';
-      transition(s, next);
-      if (s.renewsAt <= now) s.renewsAt = periodEndOf(s);
-      return 'subscription_unpaused';
-    }
-    this.assertOpen(s, 'pause');
-    const unknown = Object.keys(raw).filter(
-      (k) => k !== 'mode' && k !== 'resumes_at',
-    );
-    if (unknown.length > 0) {
-      throw BillingErrors.invalidPause(`Unknown pause field "${unknown[0]}".`);
-    }
-    if (raw.mode !== 'void' && raw.mode !== 'free') {
-      throw BillingErrors.invalidPause('pause.mode must be void or free.');
-    }
-    let resumesAt: Date | null = null;
-    if (
-      raw.resumes_at !== undefined &&
-      raw.resumes_at !== null &&
-      !(typeof raw.resumes_at === 'string' && ZERO_TIME.test(raw.resumes_at))
-    ) {
-      resumesAt = parseTimestamp(raw.resumes_at);
-      if (!resumesAt || resumesAt <= now) {
-        throw BillingErrors.invalidPause(
-          'pause.resumes_at must be a future ISO 8601 date-time, or null.',
-        );
-      }
-    }
-    if (s.status === 'unpaid' || s.status === 'past_due') {
-      throw BillingErrors.unpaidCannotPause();
-    }
-    const wasPaused = s.status === 'paused';
-    transition(s, 'paused');
-    s.pauseMode = raw.mode as PauseMode;
-    s.pauseResumesAt = resumesAt;
-    return wasPaused ? 'subscription_updated' : 'subscription_paused';
-  }
-
-  private setTrialEnd(s: Subscription, raw: unknown, now: Date) {
-    this.assertOpen(s, 'trial_ends_at');
-    const trialEndsAt = parseTimestamp(raw);
-    if (!trialEndsAt || trialEndsAt <= now) {
-      throw BillingErrors.invalidTrialEnd();
-    }
-    // A pause ends by unpausing (which may land on a trial), not by a new trial.
-    if (s.status === 'paused') throw BillingErrors.trialNotAllowed(s.status);
-    // Billing stops until the trial ends; the period in progress stays paid.
-    transition(s, 'on_trial', 'trial_ends_at');
-    s.trialEndsAt = trialEndsAt;
-    s.renewsAt = trialEndsAt;
+    if (charges.length === 0) return view;
+    for (const charge of charges) await this.collection.complete(charge);
+    return (await this.findOne(principal, id)) ?? view;
   }
 
   private async changePlan(
     manager: EntityManager,
     s: Subscription,
     variantId: number,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
   ) {
-    this.assertOpen(s, 'variant_id');
+    assertOpen(s, 'variant_id');
     const target = await this.subscriptions.variantInStore(
       manager,
       s.storeId,
@@ -320,10 +242,10 @@ export class SubscriptionService {
     manager: EntityManager,
     s: Subscription,
     anchor: number | null,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
   ) {
-    this.assertOpen(s, 'billing_anchor');
+    assertOpen(s, 'billing_anchor');
     if (
       s.status === 'paused' ||
       s.status === 'past_due' ||
@@ -338,7 +260,8 @@ export class SubscriptionService {
         // Ending the trial starts the first paid period now.
         s.trialEndsAt = null;
         s.renewsAt = now;
-        await this.renewals.renew(manager, s, now, { declineThrows: true });
+        const charge = await this.renewals.renew(manager, s, now);
+        if (charge) flags.charges.push(charge);
         return;
       }
       const newEnd = periodEnd(
@@ -368,7 +291,7 @@ export class SubscriptionService {
     manager: EntityManager,
     s: Subscription,
     newEnd: Date,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
   ) {
     if (newEnd.getTime() === s.renewsAt.getTime()) return;
@@ -381,7 +304,7 @@ export class SubscriptionService {
       secondsBetween(s.currentPeriodStart, s.renewsAt),
     );
     s.renewsAt = newEnd;
-    await this.billing.settleProration(
+    await this.prorate(
       manager,
       s,
       net,
@@ -396,7 +319,7 @@ export class SubscriptionService {
     s: Subscription,
     oldAmount: number,
     newAmount: number,
-    flags: { invoiceImmediately?: boolean; disableProrations?: boolean },
+    flags: ChangeFlags,
     now: Date,
     description: string,
   ) {
@@ -409,7 +332,18 @@ export class SubscriptionService {
       oldAmount,
       newAmount,
     });
-    await this.billing.settleProration(
+    await this.prorate(manager, s, net, flags, now, description);
+  }
+
+  private async prorate(
+    manager: EntityManager,
+    s: Subscription,
+    net: number,
+    flags: ChangeFlags,
+    now: Date,
+    description: string,
+  ) {
+    const charge = await this.prorations.settle(
       manager,
       s,
       net,
@@ -417,5 +351,6 @@ export class SubscriptionService {
       now,
       description,
     );
+    if (charge) flags.charges.push(charge);
   }
 }

@@ -56,10 +56,3 @@ export const STATUS_FORMATTED: Record<SubscriptionStatus, string> = {
   cancelled: 'Cancelled',
   expired: 'Expired',
 };
-
-/**
- * Dunning: after a failed renewal charge, retries this many days after the
- * previous attempt (4 retries over about two weeks, as the reference says),
- * then `unpaid`.
- */
-export const RETRY_DELAYS_DAYS = [3, 3, 4, 4] as const;

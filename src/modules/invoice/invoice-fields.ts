@@ -7,7 +7,6 @@ import {
   validateSync,
 } from 'class-validator';
 import type { RawQuery } from '../../common/list-query';
-import { parseWriteDocument } from '../../http/json-api/write-document';
 import { InvoiceFields } from './invoice-view';
 import { InvoiceErrors } from './invoice.errors';
 
@@ -169,21 +168,17 @@ export function invoiceFieldsFromQuery(
 }
 
 /**
- * generate-invoice fields from the query string and, when there is one, a
- * JSON:API body `{data: {type, attributes}}`. A field given in both places
+ * generate-invoice fields from the query string and, when the request has
+ * a JSON:API body, its parsed attributes. A field given in both places
  * must agree.
  */
 export function invoiceFieldsFromRequest(
-  type: string,
   query: RawQuery,
-  body: unknown,
+  attributes: InvoiceFieldsAttributes | undefined,
 ): InvoiceFields {
   const fromQuery = invoiceFieldsFromQuery(query);
-  if (body === undefined || body === null || body === '') return fromQuery;
-  const fromBody = canonical(
-    parseWriteDocument(body, { type, attributes: InvoiceFieldsAttributes })
-      .attributes,
-  );
+  if (!attributes) return fromQuery;
+  const fromBody = canonical(attributes);
   const merged: InvoiceFields = {};
   for (const name of INVOICE_FIELD_NAMES) {
     const a = fromQuery[name];

@@ -19,7 +19,11 @@ import { metaDocument } from '../../http/json-api/document';
 import { NotJsonApi } from '../../http/json-api/not-json-api.decorator';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
-import { invoiceFieldsFromRequest } from './invoice-fields';
+import { parseWriteDocument } from '../../http/json-api/write-document';
+import {
+  InvoiceFieldsAttributes,
+  invoiceFieldsFromRequest,
+} from './invoice-fields';
 import { InvoiceService } from './invoice.service';
 
 @Controller()
@@ -36,7 +40,14 @@ export class InvoiceController {
     @Query() query: RawQuery,
     @Body() body: unknown,
   ) {
-    const fields = invoiceFieldsFromRequest(type, query, body);
+    const attributes =
+      body === undefined || body === null || body === ''
+        ? undefined
+        : parseWriteDocument(body, {
+            type,
+            attributes: InvoiceFieldsAttributes,
+          }).attributes;
+    const fields = invoiceFieldsFromRequest(query, attributes);
     const url = await this.invoices.generate(principal, type, id, fields);
     return metaDocument({ urls: { download_invoice: url } });
   }

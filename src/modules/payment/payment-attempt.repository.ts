@@ -61,6 +61,22 @@ export class PaymentAttemptRepository {
     return Number(row?.sum ?? 0);
   }
 
+  /** A record's attempt of one of `purposes` still waiting for its outcome. */
+  findPending(
+    manager: EntityManager,
+    purposes: string[],
+    subjectId: number,
+  ): Promise<PaymentAttempt | null> {
+    return manager
+      .getRepository(PaymentAttempt)
+      .createQueryBuilder('attempt')
+      .where('attempt.purpose IN (:...purposes)', { purposes })
+      .andWhere('attempt.subject_id = :subjectId', { subjectId })
+      .andWhere(`attempt.status = 'pending'`)
+      .orderBy('attempt.id', 'ASC')
+      .getOne();
+  }
+
   /**
    * Attempts still pending since before `before`, oldest first: charges and
    * refunds by creation; intent attempts (confirmed in the browser) by

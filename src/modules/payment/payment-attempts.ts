@@ -115,6 +115,15 @@ export class PaymentAttempts {
     return this.attempts.pendingRefunds(manager, purpose, subjectId);
   }
 
+  /** A record's attempt (of any of `purposes`) still waiting for its outcome. */
+  pendingFor(
+    manager: EntityManager,
+    purposes: string[],
+    subjectId: number,
+  ): Promise<PaymentAttempt | null> {
+    return this.attempts.findPending(manager, purposes, subjectId);
+  }
+
   /**
    * Starts refunding `amount` (the rest when omitted) of a record locked in
    * `manager`, by the refund rule orders and invoices share, counting the

@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * one attempt per intent. Each Zest customer is linked to one Stripe
  * Customer per mode, created on their first hosted payment.
  */
-export class StripeCheckout1795640000000 implements MigrationInterface {
-  name = 'StripeCheckout1795640000000';
+export class StripeCheckout1795650000000 implements MigrationInterface {
+  name = 'StripeCheckout1795650000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(
