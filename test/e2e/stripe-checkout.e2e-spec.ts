@@ -250,6 +250,33 @@ describe('Hosted checkout with the Stripe Payment Element', () => {
     expect(method.customer).toBe(setup.customer);
   });
 
+  it('opens a SetupIntent for a metered plan (nothing due at signup)', async () => {
+    const url = await product(
+      usdStore,
+      {
+        category: 'subscription',
+        renewal_interval_unit: 'month',
+        renewal_interval_quantity: 1,
+        unit_price: 10,
+        usage_aggregation: 'sum',
+      },
+      'Metered Plan',
+    );
+    const answer = await begin(url);
+    expect(answer.intent_type).toBe('setup');
+    await confirmInBrowser(
+      double,
+      USD_KEYS.publishable_key,
+      answer,
+      '4242424242424242',
+    );
+    await returnFromStripe(t.baseUrl, answer).expect(303);
+    expect((await orderOf(identifierOf(answer)))[0]).toMatchObject({
+      status: 'paid',
+      total: 0,
+    });
+  });
+
   it('saves the card for renewals on a subscription paid now (setup_future_usage off_session)', async () => {
     const url = await product(
       usdStore,
