@@ -24,6 +24,7 @@ import { DeliveryModule } from '../modules/delivery/delivery.module';
 import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
+import { StripeEventsModule } from '../modules/stripe-events/stripe-events.module';
 import { LicensingModule } from '../modules/licensing/licensing.module';
 import { MailModule } from '../modules/mail/mail.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
@@ -47,6 +48,7 @@ const DOMAIN_MODULES = [
   InvoiceModule,
   DeliveryModule,
   MailModule,
+  StripeEventsModule,
 ];
 
 /** Whether hot reads keep their statements prepared (see `poolQuery`). */

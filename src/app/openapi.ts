@@ -11,6 +11,7 @@ import { licensingOpenApi } from '../modules/licensing/licensing.openapi';
 import { mailOpenApi } from '../modules/mail/mail.openapi';
 import { orderOpenApi } from '../modules/order/order.openapi';
 import { storeOpenApi } from '../modules/store/store.openapi';
+import { stripeEventsOpenApi } from '../modules/stripe-events/stripe-events.openapi';
 import { webhooksOpenApi } from '../modules/webhooks/webhooks.openapi';
 
 /**
@@ -32,4 +33,5 @@ export const OPENAPI_CONTRIBUTIONS: OpenApiContribution[] = [
   invoiceOpenApi,
   webhooksOpenApi,
   mailOpenApi,
+  stripeEventsOpenApi,
 ];

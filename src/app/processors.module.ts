@@ -17,6 +17,8 @@ import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.p
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
+import { StripeEventsModule } from '../modules/stripe-events/stripe-events.module';
+import { StripeEventsProcessor } from '../modules/stripe-events/stripe-events.processor';
 
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
@@ -30,6 +32,7 @@ import { StorageModule } from '../storage/storage.module';
     PaymentModule,
     StorageModule,
     MailModule,
+    StripeEventsModule,
   ],
   providers: [
     ApiKeyUsageProcessor,
@@ -41,6 +44,7 @@ import { StorageModule } from '../storage/storage.module';
     InvoicePdfProcessor,
     PaymentSweepProcessor,
     MailProcessor,
+    StripeEventsProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -39,6 +39,14 @@ const EXCEPTIONS: Record<string, string> = {
   'PaymentAttemptRepository.save': HELD,
   'PaymentAttemptRepository.pendingRefunds': HELD,
   'PaymentAttemptRepository.findStale': SYSTEM,
+  // Stripe's events: stored for the store whose signing secret verified
+  // them, processed and swept by the worker for every store.
+  'StripeEventRepository.insertIfAbsent': HELD,
+  'StripeEventRepository.startAttempt': SYSTEM,
+  'StripeEventRepository.markProcessed': SYSTEM,
+  'StripeEventRepository.recordFailure': SYSTEM,
+  'StripeEventRepository.findUnprocessed': SYSTEM,
+  'StripeEventRepository.deleteProcessedBefore': SYSTEM,
   'PaymentAttemptRepository.findPending': HELD,
   // Intent attempts: found by the intent a store's own Stripe account named
   // (scoped by store and mode), by the order the buyer's signed link names,
@@ -157,6 +165,12 @@ const EXCEPTIONS: Record<string, string> = {
   'MailMessageRepository.failUnsendable': SYSTEM,
   'MailMessageRepository.markRetry': SYSTEM,
   'MailMessageRepository.settle': SYSTEM,
+  // The mail worker's renderers and trial-ending sweep act for every store;
+  // the portal's sign-in mails each customer record of the address typed,
+  // only to that address (the inbox is the credential), answering the same.
+  'MailRecordsRepository.subscription': SYSTEM,
+  'MailRecordsRepository.recordTrialEndings': SYSTEM,
+  'MailRecordsRepository.customersByEmail': LINK,
 };
 
 const SRC = resolve(process.cwd(), 'src');

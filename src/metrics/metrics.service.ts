@@ -59,6 +59,13 @@ export class MetricsService implements OnApplicationBootstrap {
     registers: [this.registry],
   });
 
+  readonly mailMessages = new Counter({
+    name: 'zest_mail_messages_total',
+    help: 'Mail sending attempts this process settled, by outcome: sent, retrying (a later attempt is scheduled) or failed (refused, unsendable, or no attempt left).',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
   private readonly jobs = new Counter({
     name: 'zest_queue_jobs_total',
     help: 'BullMQ jobs this process finished, by queue and outcome (completed, failed).',

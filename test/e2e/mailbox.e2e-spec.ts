@@ -65,6 +65,31 @@ describe('the local mailbox (no MAIL_URL)', () => {
       is_license_length_unlimited: false,
     });
     await createPrice(t.baseUrl, key, variant.id, { unit_price: 7900 });
+    // A file the variant delivers: the receipt links it.
+    const form = new FormData();
+    form.append(
+      'data',
+      JSON.stringify({
+        data: {
+          type: 'files',
+          attributes: {},
+          relationships: {
+            variant: { data: { type: 'variants', id: variant.id } },
+          },
+        },
+      }),
+    );
+    form.append(
+      'file',
+      new Blob([Buffer.alloc(3 * 1024 * 1024, 7)]),
+      'PixelEditor-Studio.dmg',
+    );
+    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
     await postResource(
       t.baseUrl,
       key,
@@ -142,6 +167,14 @@ describe('the local mailbox (no MAIL_URL)', () => {
     expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(text.text).toContain(licenseKey);
     expect(text.text).toContain('2 activations');
+    // The variant's file, with a signed link that downloads it.
+    const download = /PixelEditor-Studio\.dmg \([^)]+\)\n(http\S+)/.exec(
+      text.text,
+    );
+    expect(download).not.toBeNull();
+    const file = await fetch(download![1]);
+    expect(file.status).toBe(200);
+    expect((await file.arrayBuffer()).byteLength).toBe(3 * 1024 * 1024);
 
     const source = await request(t.baseUrl)
       .get('/dev/mailbox/1/source')

@@ -87,7 +87,7 @@ describe('orders, order items and refunds', () => {
       text: string;
     }[];
 
-  it('buys through buy_now_url and shows the order with all 38 attributes', async () => {
+  it('buys through buy_now_url and shows the order with all 38 attributes and the extension `dispute`', async () => {
     expect(buyUrl).toMatch(/\/checkout\/buy\/[0-9a-f-]{36}$/);
     const response = await buy(t.baseUrl, buyUrl, {
       email: 'ada@example.com',
@@ -137,6 +137,7 @@ describe('orders, order items and refunds', () => {
       'created_at',
       'updated_at',
       'test_mode',
+      'dispute',
     ]);
     expect(attributes).toMatchObject({
       store_id: storeId,
@@ -160,6 +161,7 @@ describe('orders, order items and refunds', () => {
       total_formatted: '$59.50',
       tax_formatted: '$9.50',
       test_mode: true,
+      dispute: null,
     });
     expect(attributes.first_order_item).toMatchObject({
       order_id: Number(order.id),

@@ -138,9 +138,12 @@ describe('limits of the public routes', () => {
         'GET /dev/mailbox/:id/html page',
         'GET /dev/mailbox/:id/text page',
         'GET /dev/mailbox/:id/source page',
+        'GET /portal/sign-in page',
+        'POST /portal/sign-in page',
         'GET /health/live none',
         'GET /health/ready none',
         'GET /metrics none',
+        'POST /webhooks/stripe/:storeId page',
       ].sort(),
     );
     // Every other route is behind an API key and counts per key.

@@ -83,6 +83,8 @@ const ROUTES = [
   'GET /portal/subscriptions/:id',
   'GET /portal/subscriptions/:id/payment-method',
   'POST /portal/subscriptions/:id/payment-method',
+  'GET /portal/sign-in',
+  'POST /portal/sign-in',
   'GET /v1/usage-records',
   'POST /v1/usage-records',
   'GET /v1/usage-records/:id',
@@ -111,6 +113,7 @@ const ROUTES = [
   'GET /v1/webhooks/:id/deliveries',
   'GET /v1/webhook-deliveries/:id',
   'POST /v1/webhook-deliveries/:id/resend',
+  'POST /webhooks/stripe/:storeId',
   'GET /v1/:type/:id/relationships/:relationship',
   'GET /v1/:type/:id/:relationship',
 ];
@@ -592,6 +595,7 @@ describe('hostile input over every route', () => {
       'POST /portal/subscriptions/:id/payment-method': () => ({
         card_number: '4242424242424242',
       }),
+      'POST /portal/sign-in': () => ({ email: 'fuzz@example.com' }),
       'POST /v1/usage-records': () =>
         doc(
           'usage-records',

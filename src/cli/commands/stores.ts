@@ -181,7 +181,7 @@ export const STORES_COMMANDS: Record<string, Command> = {
         type: 'string',
         value: '<kinds>',
         description:
-          'The kinds of e-mail the store does not send, comma-separated (order_receipt); empty: send all.',
+          'The kinds of e-mail the store does not send, comma-separated (order_receipt, subscription_renewed, …: README "E-mail"); empty: send all.',
       },
     },
     example: 'stores:mail --store 1 --from "Ann <ann@example.com>"',

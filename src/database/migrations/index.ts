@@ -18,7 +18,9 @@ import { PaymentAttempts1795632993398 } from './1795632993398-payment-attempts';
 import { Mail1795633103041 } from './1795633103041-mail';
 import { FileStorage1795633475731 } from './1795633475731-file-storage';
 import { StripeCredentials1795634084914 } from './1795634084914-stripe-credentials';
+import { StripeEvents1795637000000 } from './1795637000000-stripe-events';
 import { InvoiceDunning1795640000000 } from './1795640000000-invoice-dunning';
+import { CustomerEmailIndex1795640100000 } from './1795640100000-customer-email-index';
 import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
 
 /** Every migration, oldest first. A new migration is one more line here. */
@@ -43,6 +45,8 @@ export const migrations = [
   Mail1795633103041,
   FileStorage1795633475731,
   StripeCredentials1795634084914,
+  StripeEvents1795637000000,
   InvoiceDunning1795640000000,
+  CustomerEmailIndex1795640100000,
   StripeCheckout1795650000000,
 ];

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { FastifyAdapter, RouteConfig } from '@nestjs/platform-fastify';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, genericCode } from '../../common/app-error';
 import { JSON_API_MEDIA_TYPE, JSON_API_VERSION } from '../json-api/document';
@@ -72,6 +72,21 @@ export function checkBodyValue(value: unknown, depth = 0): void {
 }
 
 /**
+ * A route that needs its JSON body exactly as sent, to check a signature
+ * over it (Stripe's webhooks): its handler's `@Body()` is the raw bytes (a
+ * Buffer, within the body limit), not parsed. Other routes are unaffected.
+ */
+export const RawJsonBody = (): MethodDecorator =>
+  RouteConfig({ rawJsonBody: true });
+
+function wantsRawBody(request: FastifyRequest): boolean {
+  return (
+    (request.routeOptions?.config as { rawJsonBody?: boolean } | undefined)
+      ?.rawJsonBody === true
+  );
+}
+
+/**
  * The body parsers for JSON:API, JSON and form bodies, registered on the
  * adapter before Nest adds its defaults (which then stand aside). They share
  * the adapter's body limit (413 beyond it) and the checks above (400).
@@ -84,6 +99,7 @@ export function installBodyParsers(adapter: FastifyAdapter, bodyLimit: number) {
     body: Buffer,
     done: (error: Error | null, value?: unknown) => void,
   ) => {
+    if (wantsRawBody(request)) return done(null, body);
     let text: string;
     try {
       text = decode(body);

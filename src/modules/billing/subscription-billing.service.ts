@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Price } from '../catalog/price.entity';
 import { ExchangeRates } from '../currency/exchange-rates.service';
-import { Outbox } from '../webhooks/outbox';
+import { Outbox, OutboxEvent } from '../webhooks/outbox';
 import { WebhookEventName } from '../webhooks/webhook-events';
 import { discountOff } from '../../common/money';
 import { periodEnd } from './billing-period';
@@ -299,6 +299,7 @@ export class SubscriptionBilling {
     names: WebhookEventName[],
     s: Subscription,
     now: Date,
+    detail?: OutboxEvent<unknown>['detail'],
   ) {
     const [view] = await this.views(manager, [s], now);
     for (const name of names) {
@@ -309,6 +310,7 @@ export class SubscriptionBilling {
         resource: 'subscriptions',
         record: view,
         customData: s.customData,
+        detail,
       });
     }
   }
@@ -318,8 +320,10 @@ export class SubscriptionBilling {
     name: WebhookEventName,
     invoice: SubscriptionInvoice,
     s: Subscription,
+    detail?: OutboxEvent<unknown>['detail'],
   ) {
     await this.outbox.record(manager, {
+      detail,
       name,
       storeId: invoice.storeId,
       testMode: invoice.testMode,

@@ -72,6 +72,25 @@ export class SubscriptionInvoiceRepository {
     return newestFirst(builder, 'invoice');
   }
 
+  /**
+   * The store's invoice (in the mode) whose payment is `paymentReference`
+   * (a processor's event about that payment).
+   */
+  findByPaymentReference(
+    tenancy: { storeId: number; testMode: boolean },
+    paymentReference: string,
+  ): Promise<SubscriptionInvoice | null> {
+    return scoped(
+      this.invoices.createQueryBuilder('invoice'),
+      'invoice',
+      tenancy,
+    )
+      .andWhere('invoice.payment_reference = :paymentReference', {
+        paymentReference,
+      })
+      .getOne();
+  }
+
   findById(id: number): Promise<SubscriptionInvoice | null> {
     return this.invoices.findOneBy({ id });
   }

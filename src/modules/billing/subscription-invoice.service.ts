@@ -11,6 +11,10 @@ import {
   PaymentOutcome,
 } from '../payment/payment-attempt.entity';
 import { PaymentAttempts } from '../payment/payment-attempts';
+import {
+  ProcessorRefund,
+  ProcessorRefunds,
+} from '../payment/processor-refunds';
 import { PaymentGateways } from '../payment/payment-gateways';
 import { InvoiceView } from './billing-views';
 import { SubscriptionBilling } from './subscription-billing.service';
@@ -31,6 +35,7 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly gateways: PaymentGateways,
     private readonly attempts: PaymentAttempts,
+    private readonly processorRefunds: ProcessorRefunds,
   ) {}
 
   onModuleInit() {
@@ -94,6 +99,42 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     return this.billing.invoiceView(invoice);
   }
 
+  /** The store's invoice (in the mode) paid by the processor's payment `paymentId`. */
+  async findIdByPaymentReference(
+    storeId: number,
+    testMode: boolean,
+    paymentId: string,
+  ): Promise<number | null> {
+    const invoice = await this.invoices.findByPaymentReference(
+      { storeId, testMode },
+      paymentId,
+    );
+    return invoice?.id ?? null;
+  }
+
+  /**
+   * Records refunds the processor reports on the invoice's payment that
+   * Zest did not make (its dashboard), as `refund` would have: the
+   * invoice's refund fields and `subscription_payment_refunded`, once per
+   * processor refund.
+   */
+  recordProcessorRefunds(
+    id: number,
+    refunds: ProcessorRefund[],
+  ): Promise<number> {
+    return this.transactions.run(async (manager) => {
+      const invoice = await this.invoices.lock(manager, id);
+      if (!invoice) return 0;
+      return this.processorRefunds.record(
+        manager,
+        INVOICE_REFUND,
+        invoice,
+        refunds,
+        `Refund of subscription invoice ${invoice.id} at the payment processor`,
+      );
+    });
+  }
+
   private async settleRefund(
     manager: EntityManager,
     attempt: PaymentAttempt,
@@ -118,6 +159,7 @@ export class SubscriptionInvoiceService implements OnModuleInit {
       'subscription_payment_refunded',
       invoice,
       s!,
+      { refund_amount: refund.amount },
     );
   }
 }

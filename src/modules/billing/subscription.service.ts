@@ -113,6 +113,7 @@ export class SubscriptionService {
         throw BillingErrors.subscriptionExpired();
       }
       const events = new Set<WebhookEventName>();
+      const changed: string[] = [];
       const endsAtBefore = s.endsAt?.getTime() ?? null;
       const flags: ChangeFlags = {
         invoiceImmediately: input.invoice_immediately,
@@ -126,6 +127,7 @@ export class SubscriptionService {
       if (input.variant_id !== undefined && input.variant_id !== s.variantId) {
         await this.changePlan(manager, s, input.variant_id, flags, now);
         events.add('subscription_updated');
+        changed.push('variant_id');
       }
       if (input.trial_ends_at !== undefined) {
         setTrialEnd(s, input.trial_ends_at, now);
@@ -157,6 +159,7 @@ export class SubscriptionService {
           ],
           s,
           now,
+          { changed },
         );
       }
       const [view] = await this.billing.views(manager, [s], now);

@@ -20,6 +20,12 @@ export interface NewMail {
   testMode: boolean;
   /** The record the message is about; with the kind, the message's cause. */
   recordId: number;
+  /**
+   * Tells apart the causes of one kind about one record (a refund's
+   * running total, the instant of a cancellation); the `cause_key` is
+   * `<kind>:<record id>[:<cause>]`.
+   */
+  cause?: string;
   to: string;
   /** What the cause knows that the record does not keep. */
   data?: Record<string, unknown>;
@@ -58,17 +64,21 @@ export class MailOutbox implements OnModuleInit, EntitySubscriberInterface {
     if (!this.enabled) return;
     await transactionQuery(
       manager,
+      // Nothing when the store switched the kind off (`mail_disabled_kinds`).
       `INSERT INTO mail_messages
          (store_id, customer_id, test_mode, kind, cause_key, record_id, data,
           to_address, next_attempt_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $9)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $9
+         FROM stores WHERE id = $1 AND NOT ($4 = ANY (mail_disabled_kinds))
        ON CONFLICT (cause_key) DO NOTHING`,
       [
         mail.storeId,
         mail.customerId,
         mail.testMode,
         mail.kind,
-        `${mail.kind}:${mail.recordId}`,
+        mail.cause === undefined
+          ? `${mail.kind}:${mail.recordId}`
+          : `${mail.kind}:${mail.recordId}:${mail.cause}`,
         mail.recordId,
         JSON.stringify(mail.data ?? {}),
         mail.to,

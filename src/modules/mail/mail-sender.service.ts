@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { parseMailbox } from '../../common/mail-address';
+import { MetricsService } from '../../metrics/metrics.service';
 import { StoreService } from '../store/store.service';
 import { Store } from '../store/store.entity';
 import { MailContent, MailMessageRepository } from './mail-message.repository';
@@ -37,6 +38,7 @@ export class MailSender {
     private readonly transport: MailTransport,
     private readonly renderers: MailRenderers,
     private readonly stores: StoreService,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.defaultFrom = parseMailbox(config.mail.from) ?? {
@@ -93,6 +95,7 @@ export class MailSender {
           job,
           'The record this message is about no longer exists.',
         );
+        this.metrics.mailMessages.inc({ outcome: 'failed' });
         return;
       }
     }
@@ -101,11 +104,13 @@ export class MailSender {
     const outcome = await this.transport.send(outgoing(claimed));
     if (outcome.status === 'sent') {
       await this.messages.markSent(job, outcome.reply);
+      this.metrics.mailMessages.inc({ outcome: 'sent' });
       return;
     }
     const retries = job.attempt < this.maxAttempts;
     if (outcome.status === 'failed' || !retries) {
       await this.messages.markFailed(job, outcome.reply);
+      this.metrics.mailMessages.inc({ outcome: 'failed' });
       this.logger.warn(
         { mailMessageId: message.id, attempts: job.attempt },
         'Mail failed',
@@ -114,6 +119,7 @@ export class MailSender {
     }
     const delay = this.config.mail.retryDelaysMs[job.attempt - 1];
     if (await this.messages.markRetry(job, outcome.reply, delay)) {
+      this.metrics.mailMessages.inc({ outcome: 'retrying' });
       // A lost job is found again by the dispatch once the attempt is due.
       await this.queue
         .enqueueSends(

@@ -23,4 +23,11 @@ export const MailErrors = {
       'There is no such message in the local mailbox.',
       'mail_message_not_found',
     ),
+  /** The portal sign-in form's address that is not one e-mail address. */
+  invalidSignInEmail: () =>
+    AppError.attribute(
+      'email',
+      'Enter one e-mail address, like you@example.com.',
+      'invalid_email',
+    ),
 };

@@ -1,9 +1,10 @@
 import { htmlResponse } from '../../http/openapi/json-api-schemas';
-import { bool, int, nullable, str, ts } from '../../http/openapi/schema';
+import { bool, exact, int, nullable, str, ts } from '../../http/openapi/schema';
 import type {
   OpenApiContribution,
   OperationDoc,
 } from '../../http/openapi/openapi-contribution';
+import { MAIL_KINDS } from './mail-kinds';
 
 const refusals = {
   '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
@@ -37,7 +38,9 @@ export const mailOpenApi: OpenApiContribution = {
       attributes: {
         store_id: int(),
         customer_id: nullable(int()),
-        kind: str('`order_receipt`.'),
+        kind: str(
+          `One of ${MAIL_KINDS.map((kind) => `\`${kind}\``).join(', ')} (README "E-mail").`,
+        ),
         to: str(),
         from: nullable(str('Set once the message is rendered.')),
         reply_to: nullable(str()),
@@ -83,5 +86,31 @@ export const mailOpenApi: OpenApiContribution = {
       "A message's raw source",
       `The message as the SMTP server receives it (RFC 5322, without the DKIM signature). ${OUTSIDE_PRODUCTION}`,
     ),
+    'GET /portal/sign-in': {
+      summary: 'Customer portal sign-in',
+      description:
+        'A form asking for the e-mail address the buyer bought with; it posts to a signed URL valid for an hour. No API key.',
+      tags: ['Hosted pages'],
+      responses: { '200': htmlResponse('The sign-in page.'), ...refusals },
+    },
+    'POST /portal/sign-in': {
+      summary: 'Send a sign-in link (signed form URL)',
+      description:
+        'Mails every customer record with the address a link to its portal page, signed for an hour. The same page whether the address is known or not; limited per address and per client IP (429).',
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: exact({ email: str() }),
+          },
+          'application/json': { schema: exact({ email: str() }) },
+        },
+      },
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        ...refusals,
+      },
+    },
   },
 };

@@ -9,6 +9,9 @@ import { Job } from 'bullmq';
 import { RepeatingTask, repeatEvery } from '../../common/repeat-every';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { Clock } from '../../common/clock';
+import { MailOutbox } from './mail-outbox';
+import { MailRecordsRepository } from './mail-records.repository';
 import { MailSender } from './mail-sender.service';
 import { MAIL_QUEUE, MailJobName, MailQueue, MailSendJob } from './mail.queue';
 
@@ -30,6 +33,9 @@ export class MailProcessor
   constructor(
     private readonly sender: MailSender,
     private readonly queue: MailQueue,
+    private readonly records: MailRecordsRepository,
+    private readonly outbox: MailOutbox,
+    private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -38,9 +44,13 @@ export class MailProcessor
   onApplicationBootstrap() {
     this.worker.concurrency = this.config.mail.concurrency;
     const every = this.config.mail.sweepIntervalMs;
+    const notices = this.config.billing.sweepIntervalMs;
     this.schedules = repeatEvery(
       Math.max(10 * every, 1000),
-      () => this.queue.scheduleDispatch(every),
+      async () => {
+        await this.queue.scheduleDispatch(every);
+        await this.queue.scheduleNotices(notices);
+      },
       (error) =>
         this.logger.warn({ err: error }, 'Could not schedule mail dispatch'),
     );
@@ -67,6 +77,14 @@ export class MailProcessor
 
   async process(job: Job<MailSendJob | null, void, MailJobName>) {
     if (job.name === 'dispatch') await this.sender.dispatch();
+    else if (job.name === 'notices') await this.sweepNotices();
     else if (job.data) await this.sender.attempt(job.data);
+  }
+
+  /** Trial-ending reminders, due on the worker clock's instant. */
+  private async sweepNotices() {
+    if (!this.outbox.enabled) return;
+    const written = await this.records.recordTrialEndings(this.clock.now());
+    if (written > 0) this.queue.nudge();
   }
 }

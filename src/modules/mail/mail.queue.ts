@@ -7,9 +7,11 @@ export const MAIL_QUEUE = 'mail';
 
 /**
  * `dispatch` enqueues a `send` per due message (from commit nudges and a job
- * scheduler); `send` makes one attempt of one message.
+ * scheduler); `send` makes one attempt of one message; `notices` (a job
+ * scheduler on the renewal sweep's interval) writes the scheduled notices
+ * (trial ending).
  */
-export type MailJobName = 'dispatch' | 'send';
+export type MailJobName = 'dispatch' | 'send' | 'notices';
 
 export interface MailSendJob {
   messageId: number;
@@ -68,6 +70,17 @@ export class MailQueue implements OnModuleDestroy {
       { every: everyMs },
       {
         name: 'dispatch',
+        opts: { removeOnComplete: true, removeOnFail: 100 },
+      },
+    );
+  }
+
+  async scheduleNotices(everyMs: number): Promise<void> {
+    await this.queue.upsertJobScheduler(
+      'mail-notices',
+      { every: everyMs },
+      {
+        name: 'notices',
         opts: { removeOnComplete: true, removeOnFail: 100 },
       },
     );

@@ -31,7 +31,18 @@ export interface ReceiptModel {
   thankYouNote: string | null;
   button: { text: string; url: string };
   licenseKeys: ReceiptLicenseKey[];
+  /** The order's files, each with its signed, expiring link. */
+  downloads: ReceiptDownload[];
+  /** How long the download links work, in hours. */
+  downloadLinkHours: number;
   invoiceUrl: string;
+}
+
+export interface ReceiptDownload {
+  name: string;
+  /** Human-readable (`12.4 MB`). */
+  size: string;
+  url: string;
 }
 
 const ESCAPES: Record<string, string> = {
@@ -42,7 +53,7 @@ const ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-function escapeHtml(value: string | number): string {
+export function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
@@ -53,7 +64,7 @@ function escapeHtml(value: string | number): string {
  * a receipt) and filled in per message. MJML copies text and attribute
  * values through unchanged, tokens included.
  */
-class Slots {
+export class Slots {
   readonly values: string[] = [];
 
   /** A token standing for `html` (already escaped). */
@@ -86,7 +97,7 @@ function loadMjml(): Promise<typeof mjml2html> {
   return mjmlLoaded;
 }
 
-async function compile(source: string): Promise<string> {
+export async function compile(source: string): Promise<string> {
   const cached = compiledShapes.get(source);
   if (cached !== undefined) return cached;
   const mjml = await loadMjml();
@@ -96,14 +107,14 @@ async function compile(source: string): Promise<string> {
   });
   if (errors.length > 0)
     throw new Error(
-      `Receipt template: ${errors.map((e) => e.formattedMessage).join('; ')}`,
+      `Mail template: ${errors.map((e) => e.formattedMessage).join('; ')}`,
     );
   if (compiledShapes.size >= MAX_SHAPES) compiledShapes.clear();
   compiledShapes.set(source, html);
   return html;
 }
 
-const DATE = new Intl.DateTimeFormat('en', {
+export const DATE = new Intl.DateTimeFormat('en', {
   dateStyle: 'long',
   timeZone: 'UTC',
 });
@@ -121,6 +132,10 @@ function limitText(limit: number | null): string {
 
 function expiryText(expiresAt: Date | null): string {
   return expiresAt ? `Expires ${DATE.format(expiresAt)}` : 'Never expires';
+}
+
+function downloadNote(model: ReceiptModel): string {
+  return `Download links work for ${model.downloadLinkHours} hours; your order page signs fresh ones.`;
 }
 
 /** The summary lines below the items, in order, each only when it applies. */
@@ -199,6 +214,21 @@ function receiptMjml(model: ReceiptModel, slots: Slots): string {
             .join('')}
         </mj-column>
       </mj-section>`;
+  const downloads =
+    model.downloads.length === 0
+      ? ''
+      : `<mj-section background-color="#ffffff" padding="0 24px 8px">
+        <mj-column>
+          <mj-text font-size="16px" font-weight="700" padding="16px 0 4px">${model.downloads.length === 1 ? 'Your download' : 'Your downloads'}</mj-text>
+          ${model.downloads
+            .map(
+              (file) =>
+                `<mj-text padding="4px 0"><a href="${escape(file.url)}" style="color:#5423e7;font-weight:600">${escape(file.name)}</a> <span style="color:#59636e;font-size:13px">${escape(file.size)}</span></mj-text>`,
+            )
+            .join('')}
+          <mj-text padding="4px 0 8px" color="#59636e" font-size="13px">${escape(downloadNote(model))}</mj-text>
+        </mj-column>
+      </mj-section>`;
   const note = model.thankYouNote
     ? `<mj-text padding="0 0 16px">${paragraph(model.thankYouNote)}</mj-text>`
     : '';
@@ -229,6 +259,7 @@ function receiptMjml(model: ReceiptModel, slots: Slots): string {
       </mj-column>
     </mj-section>
     ${keys}
+    ${downloads}
     <mj-section background-color="#ffffff" padding="8px 24px 24px">
       <mj-column>
         <mj-button href="${escape(model.button.url)}" background-color="#5423e7" color="#ffffff" font-size="15px" font-weight="600" border-radius="6px" inner-padding="12px 24px" padding="8px 0">${escape(model.button.text)}</mj-button>
@@ -271,6 +302,15 @@ function receiptText(model: ReceiptModel): string {
         key.key,
         `${limitText(key.activationLimit)}, ${expiryText(key.expiresAt).toLowerCase()}`,
       );
+  }
+  if (model.downloads.length > 0) {
+    lines.push(
+      '',
+      model.downloads.length === 1 ? 'Your download' : 'Your downloads',
+    );
+    for (const file of model.downloads)
+      lines.push('', `${file.name} (${file.size})`, file.url);
+    lines.push('', downloadNote(model));
   }
   lines.push(
     '',

@@ -5,6 +5,11 @@ import {
   PurchaseExtension,
   PurchaseExtensions,
 } from '../checkout/purchase-extension';
+import { formatFileSize } from '../catalog/catalog-format';
+import {
+  DELIVERY_LINK_TTL_SECONDS,
+  DeliveryService,
+} from '../delivery/delivery.service';
 import { InvoiceService } from '../invoice/invoice.service';
 import { LicenseKeyService } from '../licensing/license-key.service';
 import { OrderItemReader, OrderReader } from '../order/order.reader';
@@ -48,6 +53,7 @@ export class OrderReceipt
     private readonly stores: StoreService,
     private readonly licenseKeys: LicenseKeyService,
     private readonly invoices: InvoiceService,
+    private readonly delivery: DeliveryService,
   ) {}
 
   onModuleInit() {
@@ -89,9 +95,10 @@ export class OrderReceipt
     };
     const order = await this.orderReader.findOne(scope, message.recordId);
     if (!order) return null;
-    const [items, keys] = await Promise.all([
+    const [items, keys, downloads] = await Promise.all([
       this.orderItems.findByFilter(scope, 'order_id', [order.id]),
       this.licenseKeys.findByFilter(scope, 'order_id', [order.id]),
+      this.delivery.orderDownloads(order.id),
     ]);
     const data = message.data as ReceiptData;
     const receiptUrl = this.orders.receiptUrl(order);
@@ -134,6 +141,12 @@ export class OrderReceipt
           activationLimit: key.activationLimit,
           expiresAt: key.expiresAt,
         })),
+      downloads: downloads.map((file) => ({
+        name: file.name,
+        size: formatFileSize(file.size),
+        url: file.url,
+      })),
+      downloadLinkHours: DELIVERY_LINK_TTL_SECONDS / 3600,
       invoiceUrl: this.invoices.link('orders', order.id, {
         userId: store.userId,
         testMode: order.testMode,

@@ -2,6 +2,21 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { dateOnly } from '../../common/date-only';
 import type { OrderStatus } from './order-status';
 
+/**
+ * A chargeback on the order's payment, as the processor reported it
+ * (Stripe's `charge.dispute.*` events): `amount` in the order's minor units.
+ */
+export interface OrderDispute {
+  /** The processor's id of the dispute (`dp_…`); not rendered. */
+  id: string;
+  /** Stripe's dispute status: `needs_response`, `under_review`, `won`, `lost` … */
+  status: string;
+  reason: string;
+  amount: number;
+  /** ISO 8601, when the dispute was opened. */
+  createdAt: string;
+}
+
 /** Numeric columns arrive from pg as strings; money rates stay exact in the database. */
 const decimal = {
   to: (value: number) => value,
@@ -119,6 +134,10 @@ export class Order {
 
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason: string | null;
+
+  /** The latest dispute of the order's payment; null when never disputed. */
+  @Column({ type: 'jsonb', nullable: true })
+  dispute: OrderDispute | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -11,6 +11,7 @@ import { registerResources } from '../../http/json-api/resource';
 import { OrderSales } from './order-sales';
 import { OrderController } from './order.controller';
 import { Order } from './order.entity';
+import { OrderDisputes } from './order-disputes';
 import { OrderReceipts } from './order-receipts';
 import { OrderItemReader, OrderReader } from './order.reader';
 import { OrderRepository } from './order.repository';
@@ -35,6 +36,7 @@ import { OrderService } from './order.service';
     OrderRepository,
     OrderReceipts,
     OrderService,
+    OrderDisputes,
     OrderReader,
     OrderItemReader,
     OrderSerializer,
@@ -49,6 +51,12 @@ import { OrderService } from './order.service';
       },
     ),
   ],
-  exports: [OrderService, OrderReader, OrderItemReader, OrderSerializer],
+  exports: [
+    OrderService,
+    OrderDisputes,
+    OrderReader,
+    OrderItemReader,
+    OrderSerializer,
+  ],
 })
 export class OrderModule {}

@@ -74,6 +74,16 @@ export const orderOpenApi: OpenApiContribution = {
         created_at: ts(),
         updated_at: ts(),
         test_mode: bool(),
+        dispute: nullable(
+          exact({
+            status: str(
+              'Stripe’s dispute status: `warning_needs_response`, `needs_response`, `under_review`, `won`, `lost` …',
+            ),
+            reason: str('Stripe’s reason, e.g. `fraudulent`.'),
+            amount: int('Disputed minor units of the order’s currency.'),
+            created_at: ts(),
+          }),
+        ),
       },
     },
     { type: 'order-items', attributes: orderItemAttributes },

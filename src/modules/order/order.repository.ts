@@ -162,6 +162,21 @@ export class OrderRepository {
       .getOne();
   }
 
+  /**
+   * The store's order (in the mode) whose payment is `paymentReference`
+   * (a processor's event about that payment).
+   */
+  findByPaymentReference(
+    tenancy: { storeId: number; testMode: boolean },
+    paymentReference: string,
+  ): Promise<Order | null> {
+    return scoped(this.orders.createQueryBuilder('o'), 'o', tenancy)
+      .andWhere('o.payment_reference = :paymentReference', {
+        paymentReference,
+      })
+      .getOne();
+  }
+
   /** The order locked FOR UPDATE, for refunds. */
   lockVisible(
     manager: EntityManager,

@@ -8,7 +8,7 @@ import { OrderReceipts } from './order-receipts';
 import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';
 
-/** JSON:API `orders`: 38 attributes. */
+/** JSON:API `orders`: the spec's 38 attributes and the extension `dispute`. */
 @Injectable()
 export class OrderSerializer implements ResourceType<OrderView> {
   readonly type = 'orders';
@@ -90,6 +90,14 @@ export class OrderSerializer implements ResourceType<OrderView> {
       created_at: formatTimestamp(order.createdAt),
       updated_at: formatTimestamp(order.updatedAt),
       test_mode: order.testMode,
+      dispute: order.dispute
+        ? {
+            status: order.dispute.status,
+            reason: order.dispute.reason,
+            amount: order.dispute.amount,
+            created_at: order.dispute.createdAt,
+          }
+        : null,
     };
   }
 }

@@ -11,6 +11,10 @@ import {
   PaymentOutcome,
 } from '../payment/payment-attempt.entity';
 import { PaymentAttempts } from '../payment/payment-attempts';
+import {
+  ProcessorRefund,
+  ProcessorRefunds,
+} from '../payment/processor-refunds';
 import { PaymentGateways } from '../payment/payment-gateways';
 import { Outbox } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
@@ -28,6 +32,7 @@ export type NewOrder = Omit<
   | 'refundedAt'
   | 'refundedAmount'
   | 'refundedAmountUsd'
+  | 'dispute'
   | 'createdAt'
   | 'updatedAt'
 > & { currencyRateDate?: string | null };
@@ -54,6 +59,7 @@ export class OrderService implements OnModuleInit {
     private readonly outbox: Outbox,
     private readonly gateways: PaymentGateways,
     private readonly attempts: PaymentAttempts,
+    private readonly processorRefunds: ProcessorRefunds,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -83,6 +89,7 @@ export class OrderService implements OnModuleInit {
       refundedAt: null,
       refundedAmount: 0,
       refundedAmountUsd: 0,
+      dispute: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -229,6 +236,37 @@ export class OrderService implements OnModuleInit {
     return view;
   }
 
+  /** The store's order (in the mode) paid by the processor's payment `paymentId`. */
+  findByPaymentReference(
+    storeId: number,
+    testMode: boolean,
+    paymentId: string,
+  ): Promise<Order | null> {
+    return this.orders.findByPaymentReference({ storeId, testMode }, paymentId);
+  }
+
+  /**
+   * Records refunds the processor reports on the order's payment that Zest
+   * did not make (its dashboard), as `refund` would have: the order's
+   * refund fields and `order_refunded`, once per processor refund.
+   */
+  recordProcessorRefunds(
+    id: number,
+    refunds: ProcessorRefund[],
+  ): Promise<number> {
+    return this.transactions.run(async (manager) => {
+      const order = await this.orders.lock(manager, id);
+      if (!order) return 0;
+      return this.processorRefunds.record(
+        manager,
+        ORDER_REFUND,
+        order,
+        refunds,
+        `Refund of order ${order.identifier} at the payment processor`,
+      );
+    });
+  }
+
   private async settleRefund(
     manager: EntityManager,
     attempt: PaymentAttempt,
@@ -255,6 +293,7 @@ export class OrderService implements OnModuleInit {
       resource: 'orders',
       record: Object.assign(order, { firstItem: item ?? null }),
       customData: order.customData,
+      detail: { refund_amount: refund.amount },
     });
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { scoped } from '../../database/tenancy';
 import { PaymentAttempt } from './payment-attempt.entity';
 
 /** Every query for payment attempts. */
@@ -59,6 +60,42 @@ export class PaymentAttemptRepository {
       .andWhere(`attempt.status = 'pending'`)
       .getRawOne<{ sum: string }>();
     return Number(row?.sum ?? 0);
+  }
+
+  /**
+   * Every refund attempt on the processor's payment `paymentId` in the
+   * store (settled or not, of every record it paid: an order and its
+   * subscription's first invoice share one), to match the processor's list.
+   */
+  refundsOfPayment(
+    manager: EntityManager,
+    tenancy: { storeId: number; testMode: boolean },
+    paymentId: string,
+  ): Promise<PaymentAttempt[]> {
+    return scoped(
+      manager.getRepository(PaymentAttempt).createQueryBuilder('attempt'),
+      'attempt',
+      tenancy,
+    )
+      .andWhere(`attempt.kind = 'refund'`)
+      .andWhere('attempt.payment_id = :paymentId', { paymentId })
+      .getMany();
+  }
+
+  /** The store's pending charge (in the mode) on the processor's payment `paymentId`. */
+  findPendingCharge(
+    tenancy: { storeId: number; testMode: boolean },
+    paymentId: string,
+  ): Promise<PaymentAttempt | null> {
+    return scoped(
+      this.attempts.createQueryBuilder('attempt'),
+      'attempt',
+      tenancy,
+    )
+      .andWhere(`attempt.kind = 'charge'`)
+      .andWhere(`attempt.status = 'pending'`)
+      .andWhere('attempt.payment_id = :paymentId', { paymentId })
+      .getOne();
   }
 
   /** A record's attempt of one of `purposes` still waiting for its outcome. */

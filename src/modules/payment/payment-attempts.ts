@@ -17,7 +17,6 @@ import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentGateways } from './payment-gateways';
 import {
   paymentFailed,
-  paymentIntentUnknown,
   processorUnavailable,
   stripeNotConnected,
 } from './payment.errors';
@@ -198,10 +197,12 @@ export class PaymentAttempts {
    * or canceled: the intent is canceled, so no later confirmation can take
    * money, and the attempt settles as declined. Still open (awaiting the
    * buyer, 3-D Secure, processing): nothing happens. An attempt already
-   * settled is a no-op; an intent no attempt of the store and mode has is a
-   * 404 (`payment_intent_unknown`), one whose amount, currency or order is
-   * not the attempt's a 422 (`payment_intent_mismatch`); both write nothing.
-   * Throws 503 when Stripe cannot be reached.
+   * settled is a no-op. An intent Zest did not open for a purchase settles
+   * the store's pending charge attempt on it, if any (a renewal's
+   * off-session charge, replayed), and is otherwise ignored (not Zest's).
+   * One whose amount, currency or order is not the attempt's is a 422
+   * (`payment_intent_mismatch`) and writes nothing. Throws 503 when Stripe
+   * cannot be reached.
    */
   async settleIntent(
     storeId: number,
@@ -209,10 +210,29 @@ export class PaymentAttempts {
     intentId: string,
   ): Promise<void> {
     const attempt = await this.attempts.findIntent(storeId, testMode, intentId);
-    if (!attempt) throw paymentIntentUnknown();
+    if (!attempt) return this.settleCharge(storeId, testMode, intentId);
     if (attempt.status !== 'pending') return;
     const outcome = await this.checkIntent(attempt, intentId, null);
     if (outcome) await this.record(attempt, outcome);
+  }
+
+  /** A pending charge attempt on a PaymentIntent Zest created itself (off session). */
+  private async settleCharge(
+    storeId: number,
+    testMode: boolean,
+    intentId: string,
+  ): Promise<void> {
+    const attempt = await this.attempts.findPendingCharge(
+      { storeId, testMode },
+      intentId,
+    );
+    if (!attempt) return;
+    try {
+      await this.complete(attempt);
+    } catch (error) {
+      // A refusal is settled (as `failed`); only an outage stays pending.
+      if (!(error instanceof AppError && error.status < 500)) throw error;
+    }
   }
 
   /** The intent's outcome, or null while it is open; `expired` cancels an open one. */
@@ -325,7 +345,8 @@ export class PaymentAttempts {
     return settled;
   }
 
-  private settlerOf(purpose: string): PaymentSettler {
+  /** The settler of a purpose (registered from `onModuleInit`). */
+  settlerOf(purpose: string): PaymentSettler {
     const settler = this.settlers.get(purpose);
     if (!settler)
       throw new Error(`Payment purpose "${purpose}" has no settler`);

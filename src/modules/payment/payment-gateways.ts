@@ -53,6 +53,15 @@ export class PaymentGateways {
     return stripe ? stripe.gateway : this.builtIn(testMode);
   }
 
+  /** The store's own Stripe account of the mode; null when it has not connected one. */
+  async stripeOf(
+    storeId: number,
+    testMode: boolean,
+    manager?: EntityManager,
+  ): Promise<StripePaymentGateway | null> {
+    return (await this.stripeFor(storeId, testMode, manager))?.gateway ?? null;
+  }
+
   /**
    * The store's own Stripe account of the mode with its publishable key
    * (for Stripe.js on the hosted page); null when it is not connected.

@@ -153,14 +153,6 @@ export function stripeCredentialsRejected(): AppError {
   });
 }
 
-/** No payment attempt of the store and mode has this PaymentIntent or SetupIntent. */
-export function paymentIntentUnknown(): AppError {
-  return new AppError(404, {
-    detail: 'No payment of this store is waiting for this Stripe intent.',
-    code: 'payment_intent_unknown',
-  });
-}
-
 /** A Stripe intent whose amount, currency or order is not the payment's: nothing is settled. */
 export function paymentIntentMismatch(): AppError {
   return new AppError(422, {

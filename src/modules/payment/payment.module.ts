@@ -5,6 +5,7 @@ import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentAttempts } from './payment-attempts';
 import { PaymentGateways } from './payment-gateways';
+import { ProcessorRefunds } from './processor-refunds';
 import { PAYMENT_SWEEP_QUEUE } from './payment-sweep.queue';
 import { StripeCheckoutIntents } from './stripe-checkout-intents';
 import { StripeCredentials } from './stripe-credentials.entity';
@@ -33,6 +34,7 @@ import { TestPaymentGateway } from './test-payment-gateway';
     PaymentGateways,
     PaymentAttemptRepository,
     PaymentAttempts,
+    ProcessorRefunds,
     StripeCredentialsRepository,
     StripeCredentialsService,
     StripeCustomerRepository,
@@ -42,6 +44,7 @@ import { TestPaymentGateway } from './test-payment-gateway';
     StripeCheckoutIntents,
     PaymentGateways,
     PaymentAttempts,
+    ProcessorRefunds,
     StripeCredentialsService,
     BullModule,
   ],

@@ -11,7 +11,7 @@ import {
   stripeCredentialsRejected,
   stripeRefused,
 } from './payment.errors';
-import { toStripeAmount } from './stripe-amounts';
+import { fromStripeAmount, toStripeAmount } from './stripe-amounts';
 
 /** What Zest reads of a PaymentIntent or SetupIntent. */
 export interface StripeIntent {
@@ -220,6 +220,38 @@ export class StripePaymentGateway implements PaymentGateway {
         { idempotencyKey: request.reference },
       );
       return { refundId: refund.id };
+    });
+  }
+
+  /**
+   * Every refund of a PaymentIntent that gave (or is giving) money back,
+   * oldest first, in the currency's ISO minor units, with the attempt key
+   * Zest sent with its own (`metadata.zest_reference`).
+   */
+  async refundsOf(
+    paymentIntentId: string,
+  ): Promise<
+    { id: string; amount: number; reference: string | null; created: number }[]
+  > {
+    return this.call(async () => {
+      const refunds: Stripe.Refund[] = [];
+      for await (const refund of this.stripe.refunds.list({
+        payment_intent: paymentIntentId,
+        limit: 100,
+      }))
+        refunds.push(refund);
+      return refunds
+        .filter(
+          (refund) =>
+            refund.status === 'succeeded' || refund.status === 'pending',
+        )
+        .sort((a, b) => a.created - b.created || a.id.localeCompare(b.id))
+        .map((refund) => ({
+          id: refund.id,
+          amount: fromStripeAmount(refund.amount, refund.currency),
+          reference: refund.metadata?.zest_reference ?? null,
+          created: refund.created,
+        }));
     });
   }
 

@@ -26,6 +26,25 @@ export interface OutboxEvent<T> {
   record: T;
   /** The checkout's `checkout_data.custom`, for order, subscription and license-key events. */
   customData?: Record<string, unknown> | null;
+  /**
+   * What the change was, beyond the record, for in-process listeners (not
+   * part of the webhook payload): `changed` lists what a
+   * `subscription_updated` changed (`variant_id` for a plan change), and
+   * `refund_amount` is the amount of the refund an `*_refunded` records.
+   */
+  detail?: { changed?: string[]; refund_amount?: number };
+}
+
+/**
+ * Reacts to a domain event in the transaction that records it (the mail
+ * module writes its notices this way): what it writes commits or rolls back
+ * with the change. It must not call other services over the network.
+ */
+export interface OutboxListener {
+  onOutboxEvent(
+    manager: EntityManager,
+    event: OutboxEvent<unknown>,
+  ): Promise<void>;
 }
 
 /** Data-modifying CTEs an event is recorded with (see `Outbox.recordWith`). */
@@ -49,6 +68,7 @@ export interface OutboxWrite {
 export class Outbox implements OnModuleInit, EntitySubscriberInterface {
   /** Transactions that wrote events and have not committed yet. */
   private readonly pending = new WeakSet<QueryRunner>();
+  private readonly listeners: OutboxListener[] = [];
 
   constructor(
     @Inject(RESOURCE_OBJECTS) private readonly resources: ResourceObjects,
@@ -59,6 +79,15 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
   onModuleInit() {
     // Receives every transaction's commit and rollback (see afterTransaction*).
     this.dataSource.subscribers.push(this);
+  }
+
+  /**
+   * Registers a listener for every event `record` records (from
+   * `onModuleInit`). `recordWith` (order_created, whose record is only
+   * complete in SQL) calls none: the purchase has its extensions.
+   */
+  listen(listener: OutboxListener): void {
+    this.listeners.push(listener);
   }
 
   async record<T>(
@@ -80,6 +109,8 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
       'webhook-events.insert',
     );
     this.recorded(manager);
+    for (const listener of this.listeners)
+      await listener.onOutboxEvent(manager, event);
   }
 
   /**

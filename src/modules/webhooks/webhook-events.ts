@@ -1,12 +1,15 @@
 /**
  * The events a webhook can subscribe to (DESIGN section 7), in the order of
- * the reference. The resource each carries: orders for order_*,
+ * the reference (and Zest's extensions). The resource each carries: orders for order_*,
  * subscriptions for subscription_* (except payments), subscription-invoices
  * for subscription_payment_*, license-keys for license_key_*.
  */
 export const WEBHOOK_EVENT_NAMES = [
   'order_created',
   'order_refunded',
+  // Extensions: a chargeback on an order's payment (Stripe's disputes).
+  'order_disputed',
+  'order_dispute_closed',
   'subscription_created',
   'subscription_updated',
   'subscription_cancelled',

@@ -141,6 +141,15 @@ const PARAMS: Record<string, string[]> = {
     'return_url',
     'expand',
   ],
+  'GET /v1/refunds': [
+    'payment_intent',
+    'charge',
+    'limit',
+    'starting_after',
+    'ending_before',
+    'created',
+    'expand',
+  ],
   'POST /v1/refunds': [
     'payment_intent',
     'charge',
@@ -183,6 +192,17 @@ const newId = (prefix: string) =>
 const clone = (kind: string): StripeObject => structuredClone(FIXTURES[kind]);
 
 /**
+ * An object as an event carries it: a copy, without the lists Stripe no
+ * longer includes unless expanded (a charge's `refunds`, since API version
+ * 2022-11-15).
+ */
+function snapshot(object: StripeObject): StripeObject {
+  const copy = structuredClone(object);
+  if (copy.object === 'charge') delete copy.refunds;
+  return copy;
+}
+
+/**
  * A local stand-in for Stripe's API, for tests: the official `stripe`
  * package talks to it through its `host`, `port` and `protocol` options.
  * It speaks Stripe's protocol (form-encoded bodies, Bearer secret keys,
@@ -193,9 +213,12 @@ const clone = (kind: string): StripeObject => structuredClone(FIXTURES[kind]);
  * refunds and disputes. Stripe's test cards decide outcomes: declines,
  * 3-D Secure (`requires_action` on session, `authentication_required` off
  * session). Events go to the account's webhook endpoint signed with
- * Stripe's scheme, optionally delayed and duplicated; dashboard refunds and
- * disputes are played with `refundFromDashboard`, `openDispute`,
- * `closeDispute`.
+ * Stripe's scheme (`generateTestHeaderString`), optionally delayed and
+ * duplicated (`sendWebhooks`), and sent again on demand (`resend`, as
+ * Stripe's retries); a charge in an event carries no `refunds` list, as
+ * Stripe's API versions since 2022-11-15 (`GET /v1/refunds` lists them).
+ * Dashboard refunds and disputes are played with `refundFromDashboard`,
+ * `openDispute`, `closeDispute`; an outage with `failRequests`.
  */
 export class StripeDouble {
   private server: Server | null = null;
@@ -211,6 +234,8 @@ export class StripeDouble {
     idempotencyKey: string | null;
   }[] = [];
   port = 0;
+  /** How many of the next API requests answer Stripe's 500 `api_error`. */
+  private failures = 0;
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -251,6 +276,40 @@ export class StripeDouble {
       delayMs: options.delayMs ?? 0,
       copies: options.copies ?? 1,
     };
+  }
+
+  /**
+   * Stripe has an outage: the next `count` API requests answer 500
+   * (`api_error`). The official client retries up to its
+   * `maxNetworkRetries`, so a call fails after that many + 1.
+   */
+  failRequests(count: number) {
+    this.failures = count;
+  }
+
+  /**
+   * Sends a stored event to the account's endpoint again (Stripe's retries
+   * and the dashboard's "Resend"), `copies` times at once after `delayMs`.
+   */
+  resend(
+    secretKey: string,
+    eventId: string,
+    options: { delayMs?: number; copies?: number } = {},
+  ) {
+    const account = this.account(secretKey);
+    const event = this.get(account, eventId, 'event');
+    if (!account.webhook) throw new Error('No webhook endpoint configured');
+    this.deliver(
+      account.webhook,
+      event,
+      options.copies ?? 1,
+      options.delayMs ?? 0,
+    );
+  }
+
+  /** The account's events of a type, oldest first. */
+  events(secretKey: string, type: string): StripeObject[] {
+    return this.list(secretKey, 'event').filter((event) => event.type === type);
   }
 
   /** Waits for every webhook delivery under way. */
@@ -407,6 +466,19 @@ export class StripeDouble {
       return;
     }
     const account = this.account(auth![1]);
+    if (this.failures > 0) {
+      this.failures--;
+      send(
+        500,
+        JSON.stringify({
+          error: {
+            type: 'api_error',
+            message: 'An unknown error occurred',
+          },
+        }),
+      );
+      return;
+    }
     const key = req.headers['idempotency-key'];
     const idempotencyKey = typeof key === 'string' ? key : null;
     this.requests.push({ method, path: url.pathname, params, idempotencyKey });
@@ -549,6 +621,8 @@ export class StripeDouble {
           metadata: params.metadata as Params | undefined,
           reason: params.reason as string | undefined,
         });
+      case 'GET /v1/refunds':
+        return this.listRefunds(account, params);
       case 'GET /v1/refunds/:id':
         return this.get(account, id, 'refund');
       case 'GET /v1/charges/:id':
@@ -665,6 +739,36 @@ export class StripeDouble {
         intent.payment_method as string,
         'payment_method',
       ),
+    };
+  }
+
+  /** `GET /v1/refunds`: newest first, filtered by charge or PaymentIntent, paged by `limit` and `starting_after`. */
+  private listRefunds(account: Account, params: Params): StripeObject {
+    const limit =
+      params.limit === undefined ? 10 : this.integer(params, 'limit');
+    if (limit < 1 || limit > 100)
+      throw invalid('This value must be between 1 and 100.', {
+        param: 'limit',
+      });
+    let refunds = [...account.objects.values()]
+      .filter((object) => object.object === 'refund')
+      .filter(
+        (refund) =>
+          (params.charge === undefined || refund.charge === params.charge) &&
+          (params.payment_intent === undefined ||
+            refund.payment_intent === params.payment_intent),
+      )
+      .reverse();
+    if (typeof params.starting_after === 'string') {
+      const at = refunds.findIndex((r) => r.id === params.starting_after);
+      refunds = at === -1 ? [] : refunds.slice(at + 1);
+    }
+    return {
+      id: '',
+      object: 'list',
+      data: refunds.slice(0, limit),
+      has_more: refunds.length > limit,
+      url: '/v1/refunds',
     };
   }
 
@@ -1139,12 +1243,23 @@ export class StripeDouble {
       api_version: Stripe.API_VERSION,
       pending_webhooks: account.webhook ? 1 : 0,
       request: { id: null, idempotency_key: null },
-      data: { object: structuredClone(object) },
+      data: { object: snapshot(object) },
     });
     const webhook = account.webhook;
     if (!webhook) return;
+    this.deliver(webhook, event, webhook.copies, webhook.delayMs);
+  }
+
+  /** Sends an event `copies` times, each after `delayMs`, signed with the endpoint's secret. */
+  private deliver(
+    webhook: NonNullable<Account['webhook']>,
+    event: StripeObject,
+    copies: number,
+    delayMs: number,
+  ) {
+    const type = String(event.type);
     const payload = JSON.stringify(event);
-    for (let copy = 0; copy < webhook.copies; copy++) {
+    for (let copy = 0; copy < copies; copy++) {
       const delivery: WebhookDelivery = {
         eventId: event.id,
         type,
@@ -1153,7 +1268,7 @@ export class StripeDouble {
       };
       this.deliveries.push(delivery);
       const sending = (async () => {
-        await new Promise((resolve) => setTimeout(resolve, webhook.delayMs));
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
         try {
           const response = await fetch(webhook.url, {
             method: 'POST',
