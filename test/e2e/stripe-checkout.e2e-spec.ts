@@ -23,6 +23,7 @@ import {
 } from '../support/stripe-checkout';
 import { StripeDouble } from '../support/stripe-double/stripe-double';
 import { startTestApp, TestApp } from '../support/test-app';
+import { startTestWorker } from '../support/worker';
 
 const USD_KEYS = stripeKeys('CheckoutUsd');
 const JPY_KEYS = stripeKeys('CheckoutJpy');
@@ -423,6 +424,49 @@ describe('Hosted checkout with the Stripe Payment Element', () => {
         (e) => e.name === 'order_created' && e.id === String(order.id),
       ),
     ).toHaveLength(1);
+  });
+
+  it('settles once when Stripe’s webhook, delivered 3 times, comes before the browser returns', async () => {
+    const keys = stripeKeys('CheckoutHooks');
+    const store = await t.app.get(StoreService).create({
+      userId: merchant.userId,
+      name: 'Hooked Shop',
+    });
+    await connectStripe(t.baseUrl, merchant.testKey, store.id, keys);
+    const url = await product(store.id, { unit_price: 700 }, 'Hooked');
+    const worker = await startTestWorker(t);
+    try {
+      double.sendWebhooks(
+        keys.secret_key,
+        `${t.baseUrl}/webhooks/stripe/${store.id}`,
+        keys.webhook_secret,
+        { copies: 3 },
+      );
+      const answer = await begin(url);
+      await confirmInBrowser(
+        double,
+        keys.publishable_key,
+        answer,
+        '4242424242424242',
+      );
+      await double.flush();
+      const identifier = identifierOf(answer);
+      for (let i = 0; i < 300; i++) {
+        if ((await orderOf(identifier))[0].status === 'paid') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const [order] = await orderOf(identifier);
+      expect(order.status).toBe('paid');
+      // The browser comes back after the webhook: the receipt, nothing new.
+      await returnFromStripe(t.baseUrl, answer).expect(303);
+      expect(
+        (await outboxEvents(t.app, store.id)).filter(
+          (e) => e.name === 'order_created' && e.id === String(order.id),
+        ),
+      ).toHaveLength(1);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('refuses an unknown intent, a forged submission token and the JSON purchase route, writing nothing', async () => {
