@@ -176,6 +176,15 @@ const environmentSchema = z.object({
     ),
   TAX_RATES: taxRates.default({}),
   TAX_INCLUSIVE: booleanFlag.default(false),
+  TAX_VAT_VALIDATION: z
+    .enum(['offline', 'online'], {
+      error: 'must be offline or online',
+    })
+    .default('offline'),
+  TAX_VIES_URL: httpUrl.default(
+    'https://ec.europa.eu/taxation_customs/vies/rest-api',
+  ),
+  TAX_VIES_TIMEOUT_MS: positiveInt.default(5000),
   CURRENCY_RATES: currencyRates.default({}),
   CURRENCY_RATES_URL: httpUrl.optional(),
   STRIPE_API_URL: httpUrl.optional(),
@@ -295,8 +304,12 @@ export interface AppConfig {
     dunningScheduleMs: number[];
   };
   money: {
-    /** Sales tax by billing country (percent); a country not listed pays none. */
+    /** Tax by billing country (percent), overriding the built-in table for it. */
     taxRates: Record<string, { name: string; rate: number }>;
+    /** `online`: EU VAT numbers are confirmed with VIES (offline check as the fallback). */
+    vatValidation: 'offline' | 'online';
+    viesUrl: string;
+    viesTimeoutMs: number;
     /** Whether prices already include the tax. */
     taxInclusive: boolean;
     /**
@@ -500,6 +513,9 @@ export function loadConfig(
     money: {
       taxRates: e.TAX_RATES,
       taxInclusive: e.TAX_INCLUSIVE,
+      vatValidation: e.TAX_VAT_VALIDATION,
+      viesUrl: e.TAX_VIES_URL,
+      viesTimeoutMs: e.TAX_VIES_TIMEOUT_MS,
       currencyRates: { ...e.CURRENCY_RATES, USD: 1 },
       currencyRatesUrl: e.CURRENCY_RATES_URL ?? null,
       currencyRatesRefreshIntervalMs: e.CURRENCY_RATES_REFRESH_INTERVAL_MS,

@@ -138,6 +138,9 @@ describe('orders, order items and refunds', () => {
       'updated_at',
       'test_mode',
       'dispute',
+      'tax_note',
+      'refunded_tax',
+      'tax_evidence',
     ]);
     expect(attributes).toMatchObject({
       store_id: storeId,

@@ -6,7 +6,7 @@ export const DECLINED_CARD = '4000000000000002';
 export interface Buyer {
   email?: string;
   name?: string;
-  billing_address?: { country?: string; zip?: string };
+  billing_address?: { country?: string; zip?: string; state?: string };
   tax_number?: string;
   discount_code?: string;
   variant_id?: string | number;

@@ -155,6 +155,75 @@ export const STORES_COMMANDS: Record<string, Command> = {
       return { store_id: storeId, mode, configured: !disconnect };
     },
   },
+  'stores:tax': {
+    description:
+      "Show or set a store's tax settings: prices with or without tax, and the countries it charges tax in.",
+    options: {
+      store: {
+        type: 'string',
+        value: '<id>',
+        integer: true,
+        required: true,
+        description: 'The store id.',
+      },
+      inclusive: {
+        type: 'string',
+        value: '<yes|no|default>',
+        description:
+          'Whether prices include tax; default: TAX_INCLUSIVE of the deployment.',
+      },
+      registrations: {
+        type: 'string',
+        value: '<countries>',
+        description:
+          'Comma-separated country codes the store charges tax in (EU: the One-Stop Shop, all 27); empty: wherever the rules require.',
+      },
+    },
+    example: 'stores:tax --store 1 --inclusive yes --registrations DE,EU,GB',
+    async run(values, { app, query }) {
+      const id = integer(values, 'store');
+      const [owner] = await query<{ user_id: number }>(
+        `SELECT user_id FROM stores WHERE id = $1`,
+        [id],
+      );
+      if (!owner) throw new UsageError(`There is no store ${id}`);
+      const inclusive = values.inclusive as string | undefined;
+      const registrations = values.registrations as string | undefined;
+      const inclusiveValues: Record<string, boolean | null> = {
+        yes: true,
+        no: false,
+        default: null,
+      };
+      if (inclusive !== undefined && !(inclusive in inclusiveValues))
+        throw new UsageError('--inclusive takes yes, no or default');
+      if (inclusive !== undefined || registrations !== undefined) {
+        const { StoreService } = await application();
+        await (
+          await app()
+        )
+          .get(StoreService)
+          .update({ userId: owner.user_id, apiKeyId: 0, testMode: false }, id, {
+            taxInclusive:
+              inclusive === undefined ? undefined : inclusiveValues[inclusive],
+            taxRegistrations:
+              registrations === undefined
+                ? undefined
+                : registrations.trim()
+                  ? registrations.split(',')
+                  : null,
+          });
+      }
+      const [store] = await query<{
+        country: string;
+        tax_inclusive: boolean | null;
+        tax_registrations: string[] | null;
+      }>(
+        `SELECT country, tax_inclusive, tax_registrations FROM stores WHERE id = $1`,
+        [id],
+      );
+      return { store_id: id, ...store };
+    },
+  },
   'stores:mail': {
     description:
       "Show or set a store's e-mail: From, Reply-To and the kinds it does not send (an empty value resets one).",

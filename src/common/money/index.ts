@@ -21,7 +21,7 @@ export {
 } from './rounding';
 export type { Decimal } from './rounding';
 export { toUsdCents } from './usd';
-export { splitTax } from './tax';
+export { refundedTax, splitTax } from './tax';
 export type { TaxSplit } from './tax';
 export { discountOff } from './discount';
 export type { DiscountTerms } from './discount';

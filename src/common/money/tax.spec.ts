@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { splitTax } from './tax';
+import { refundedTax, splitTax } from './tax';
 
 /** Tax rates as configured: whole percents and a few decimals (7.7, 8.875). */
 const rate = fc.oneof(
@@ -71,6 +71,44 @@ describe('splitTax', () => {
         );
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('refundedTax', () => {
+  it('gives back tax in proportion to the amount refunded', () => {
+    expect(refundedTax(190, 1190, 595)).toBe(95);
+    expect(refundedTax(190, 1190, 1190)).toBe(190);
+    expect(refundedTax(190, 1190, 0)).toBe(0);
+    expect(refundedTax(0, 0, 0)).toBe(0);
+  });
+
+  it('adds up over partial refunds to the whole tax, never more', () => {
+    fc.assert(
+      fc.property(
+        amount,
+        rate,
+        fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1 }),
+        (net, r, parts) => {
+          const sale = splitTax(net, r, false);
+          let refunded = 0;
+          let previous = 0;
+          for (const part of parts) {
+            refunded = Math.min(sale.gross, refunded + part);
+            const now = refundedTax(sale.tax, sale.gross, refunded);
+            if (now < previous || now > sale.tax) return false;
+            // Within a cent of the exact share.
+            if (
+              Math.abs(now * sale.gross - sale.tax * refunded) * 2 >
+              sale.gross
+            )
+              return false;
+            previous = now;
+          }
+          return refundedTax(sale.tax, sale.gross, sale.gross) === sale.tax;
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });

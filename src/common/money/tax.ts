@@ -1,4 +1,4 @@
-import { cents, decimal, roundDivide } from './rounding';
+import { cents, decimal, roundDivide, share } from './rounding';
 
 export interface TaxSplit {
   /** What the seller keeps: the taxable amount before tax. */
@@ -41,4 +41,19 @@ export function splitTax(
   }
   const tax = cents(roundDivide(base * rate.units, 100n * rate.scale));
   return { net: amount, tax, gross: amount + tax };
+}
+
+/**
+ * The tax given back by refunds of `refunded` cents of a sale that charged
+ * `tax` in a `total`: the same share of the tax as of the total, rounded
+ * once over everything refunded so far (so partial refunds never add up to
+ * more or less than the tax, and a full refund returns all of it).
+ */
+export function refundedTax(
+  tax: number,
+  total: number,
+  refunded: number,
+): number {
+  if (total <= 0 || refunded <= 0) return 0;
+  return share(tax, Math.min(refunded, total), total);
 }

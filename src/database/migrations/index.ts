@@ -20,6 +20,7 @@ import { FileStorage1795633475731 } from './1795633475731-file-storage';
 import { StripeCredentials1795634084914 } from './1795634084914-stripe-credentials';
 import { StripeEvents1795637000000 } from './1795637000000-stripe-events';
 import { InvoiceDunning1795640000000 } from './1795640000000-invoice-dunning';
+import { TaxEvidence1795640050000 } from './1795640050000-tax-evidence';
 import { CustomerEmailIndex1795640100000 } from './1795640100000-customer-email-index';
 import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
 
@@ -47,6 +48,7 @@ export const migrations = [
   StripeCredentials1795634084914,
   StripeEvents1795637000000,
   InvoiceDunning1795640000000,
+  TaxEvidence1795640050000,
   CustomerEmailIndex1795640100000,
   StripeCheckout1795650000000,
 ];

@@ -268,6 +268,7 @@ export class SubscriptionBilling {
       refundedAt: null,
       ...amounts,
       taxInclusive: s.taxInclusive,
+      taxNote: s.taxNote,
       taxName: s.taxName,
       taxRate: s.taxRate,
       lines: input.lines,

@@ -75,6 +75,10 @@ export class SubscriptionInvoice {
   @Column({ name: 'tax_inclusive' })
   taxInclusive: boolean;
 
+  /** The subscription's reverse-charge note, printed on the invoice PDF. */
+  @Column({ name: 'tax_note', type: 'text', nullable: true })
+  taxNote: string | null;
+
   /** Frozen at invoicing, as on the subscription. */
   @Column({ name: 'tax_name', type: 'text', nullable: true })
   taxName: string | null;

@@ -81,6 +81,7 @@ export class SubscriptionInvoiceSource implements InvoiceSource, OnModuleInit {
       taxRate:
         invoice.taxName !== null ? Number(invoice.taxRate).toFixed(2) : null,
       taxInclusive: invoice.taxInclusive,
+      taxNote: invoice.taxNote,
       refundedAmount: invoice.refundedAmount,
       refundedAt: invoice.refundedAt,
     };

@@ -95,6 +95,7 @@ export class SubscriptionPurchaseExtension
         taxName: order.taxName,
         taxRate: String(order.taxRate),
         taxInclusive: order.taxInclusive,
+        taxNote: order.taxNote,
         discountAmount: recurring?.amount ?? null,
         discountAmountType: recurring?.amountType ?? null,
         discountEndsAt:
@@ -152,6 +153,7 @@ export class SubscriptionPurchaseExtension
           usdRate: order.currencyRate,
         }),
         taxInclusive: order.taxInclusive,
+        taxNote: order.taxNote,
         taxName: s.taxName,
         taxRate: s.taxRate,
         lines,

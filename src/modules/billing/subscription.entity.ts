@@ -114,6 +114,10 @@ export class Subscription {
   @Column({ name: 'tax_inclusive' })
   taxInclusive: boolean;
 
+  /** The order's reverse-charge note, repeated on every renewal invoice. */
+  @Column({ name: 'tax_note', type: 'text', nullable: true })
+  taxNote: string | null;
+
   /** A repeating or forever discount of the purchase, for renewals. */
   @Column({ name: 'discount_amount', type: 'integer', nullable: true })
   discountAmount: number | null;

@@ -80,6 +80,7 @@ export interface CheckoutPageModel {
     name: string;
     country: string;
     zip: string;
+    state: string;
     taxNumber: string;
     discountCode: string;
   };
@@ -259,7 +260,9 @@ ${amount}
 <div class="row"><div><label for="country">Country</label>
 <input type="text" id="country" name="billing_address[country]" value="${escape(model.values.country)}" maxlength="2" placeholder="US" autocomplete="country" required></div>
 <div><label for="zip">ZIP / postal code</label>
-<input type="text" id="zip" name="billing_address[zip]" value="${escape(model.values.zip)}" autocomplete="postal-code"></div></div>
+<input type="text" id="zip" name="billing_address[zip]" value="${escape(model.values.zip)}" autocomplete="postal-code"></div>
+<div><label for="state">State / province</label>
+<input type="text" id="state" name="billing_address[state]" value="${escape(model.values.state)}" maxlength="2" placeholder="US, Canada" autocomplete="address-level1"></div></div>
 <label for="tax_number">Tax number (optional)</label>
 <input type="text" id="tax_number" name="tax_number" value="${escape(model.values.taxNumber)}">
 ${discount}
@@ -307,6 +310,8 @@ export interface ReceiptPageModel {
   variantName: string;
   quantity: number;
   totals: PageTotals;
+  /** The reverse-charge wording of a B2B sale without tax. */
+  taxNote: string | null;
   title: string;
   message: string;
   button: { text: string; url: string } | null;
@@ -350,6 +355,7 @@ ${model.button ? `<p><a href="${escape(model.button.url)}">${escape(model.button
 <section>
 <h2>${escape(model.productName)}${model.variantName && model.variantName !== 'Default' ? ` · ${escape(model.variantName)}` : ''} × ${model.quantity}</h2>
 ${totalsTable(model.totals)}
+${model.taxNote ? `<p class="muted" data-tax-note>${escape(model.taxNote)}</p>` : ''}
 </section>
 ${downloadsSection(model.downloads)}
 </main>`;

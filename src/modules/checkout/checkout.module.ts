@@ -6,6 +6,7 @@ import { CustomerModule } from '../customer/customer.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { DiscountModule } from '../discount/discount.module';
 import { PaymentModule } from '../payment/payment.module';
+import { TaxModule } from '../tax/tax.module';
 import { Store } from '../store/store.entity';
 import { CheckoutController } from './checkout.controller';
 import { Checkout } from './checkout.entity';
@@ -34,6 +35,7 @@ import { registerResources } from '../../http/json-api/resource';
     DeliveryModule,
     DiscountModule,
     PaymentModule,
+    TaxModule,
   ],
   controllers: [CheckoutController, HostedCheckoutController],
   providers: [

@@ -135,6 +135,8 @@ export class CheckoutService {
       offer,
       {
         country: data.billing_address.country,
+        zip: data.billing_address.zip,
+        taxNumber: data.tax_number,
         discountCode: data.discount_code,
       },
       now,

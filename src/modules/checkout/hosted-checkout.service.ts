@@ -283,6 +283,7 @@ export class HostedCheckoutService {
         name: input.name ?? '',
         country: input.country ?? '',
         zip: input.zip ?? '',
+        state: input.state ?? '',
         taxNumber: input.taxNumber ?? '',
         discountCode: input.discountCode ?? '',
       },
@@ -387,6 +388,7 @@ export class HostedCheckoutService {
       variantName: item?.variantName ?? '',
       quantity: item?.quantity ?? 1,
       totals,
+      taxNote: order.taxNote,
       title: failed
         ? 'Payment failed'
         : options?.confirmation_title || 'Thanks for your order!',

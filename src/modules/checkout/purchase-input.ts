@@ -12,6 +12,8 @@ export interface PurchaseInput {
   name?: string;
   country?: string;
   zip?: string;
+  /** A US state or Canadian province (`CA`, `ON`), for their sales taxes. */
+  state?: string;
   taxNumber?: string;
   discountCode?: string;
   variantId?: string;
@@ -46,6 +48,7 @@ export function formInput(body: Body): PurchaseInput {
     name: text('name'),
     country: text('billing_address[country]'),
     zip: text('billing_address[zip]'),
+    state: text('billing_address[state]'),
     taxNumber: text('tax_number'),
     discountCode: text('discount_code'),
     variantId: text('variant_id'),
@@ -56,7 +59,7 @@ export function formInput(body: Body): PurchaseInput {
 }
 
 /**
- * JSON: `billing_address: {country, zip}` (flat bracket keys are accepted
+ * JSON: `billing_address: {country, zip, state}` (flat bracket keys are accepted
  * too); `custom_price` in integer cents, as a checkout's own.
  */
 export function jsonInput(body: Body): PurchaseInput {
@@ -65,7 +68,7 @@ export function jsonInput(body: Body): PurchaseInput {
     throw CheckoutErrors.billingAddressNotObject();
   // The page's field is in major units; taking it here would guess at units.
   if (body.amount !== undefined) throw CheckoutErrors.amountInJson();
-  const nested = (name: 'country' | 'zip') =>
+  const nested = (name: 'country' | 'zip' | 'state') =>
     address
       ? field(address, name, 'billing_address/')
       : field(body, `billing_address[${name}]`);
@@ -75,6 +78,7 @@ export function jsonInput(body: Body): PurchaseInput {
     name: field(body, 'name'),
     country: nested('country'),
     zip: nested('zip'),
+    state: nested('state'),
     taxNumber: field(body, 'tax_number'),
     discountCode: field(body, 'discount_code'),
     variantId: field(body, 'variant_id'),

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
 import { Price } from '../catalog/price.entity';
 import { setupFeeAtSignup, unitPriceAtSignup } from '../catalog/signup-charge';
@@ -34,6 +32,8 @@ import {
   hostedPaymentRequired,
 } from '../payment/payment.errors';
 import { StripePaymentGateway } from '../payment/stripe-payment-gateway';
+import { TaxDecision, TaxEngine } from '../tax/tax-engine';
+import type { TaxNumberCheck } from '../tax/vat-number';
 
 const MAX_QUANTITY = 1000;
 
@@ -52,6 +52,8 @@ export interface Quote {
   quantity: number;
   unitPrice: number;
   totals: Totals;
+  /** The tax decision behind `totals`, with its evidence for the order. */
+  tax: TaxDecision;
   /** The exchange rate the totals' `_usd` figures used, with its day. */
   usdRate: UsdRate;
   discount: AppliedDiscount | null;
@@ -81,9 +83,9 @@ export class PurchaseService {
     private readonly checkouts: CheckoutRepository,
     private readonly rates: ExchangeRates,
     private readonly extensions: PurchaseExtensions,
+    private readonly taxes: TaxEngine,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The variant the buyer chose, or the offer's own. */
@@ -112,6 +114,8 @@ export class PurchaseService {
     input: PurchaseInput,
     now: Date,
     manager?: EntityManager,
+    /** The tax number's online check, made before the purchase's transaction. */
+    numberCheck?: TaxNumberCheck | null,
   ): Promise<Quote> {
     const variant = this.selectVariant(offer, input.variantId);
     const price = offer.target.prices.get(variant.id);
@@ -153,6 +157,21 @@ export class PurchaseService {
       }
     }
     const country = input.country?.trim().toUpperCase() ?? '';
+    const taxNumber = input.taxNumber?.trim() || null;
+    const tax = await this.taxes.decide({
+      store,
+      country,
+      zip: input.zip?.trim() || null,
+      state: input.state?.trim() || null,
+      taxNumber,
+      taxCode: price.taxCode,
+      refuseInvalidNumber: manager !== undefined,
+      // Outside a transaction (a preview) the number may be checked online.
+      numberCheck:
+        numberCheck !== undefined || manager
+          ? numberCheck
+          : await this.taxes.verify(country, taxNumber),
+    });
     const totals = computeTotals({
       currency: store.currency,
       currencyRate: usdRate.rate,
@@ -160,8 +179,8 @@ export class PurchaseService {
       quantity,
       setupFee: setupFeeAtSignup(price),
       discount: discount?.amount ?? 0,
-      tax: this.config.money.taxRates[country] ?? null,
-      taxInclusive: this.config.money.taxInclusive,
+      tax: tax.tax,
+      taxInclusive: tax.inclusive,
     });
     const { subtotal: gross, subtotalUsd, total, totalUsd } = totals;
     if (Math.max(gross, subtotalUsd, total, totalUsd) > MAX_CENTS)
@@ -172,6 +191,7 @@ export class PurchaseService {
       quantity,
       unitPrice,
       totals,
+      tax,
       usdRate,
       discount,
       discountRefusal,
@@ -240,9 +260,14 @@ export class PurchaseService {
     method: PaymentMethod | 'intent' | null,
   ): Promise<{ order: OrderView; attempt: PaymentAttempt | null }> {
     const buyer = buyerOf(input);
+    // VIES (online mode) is asked here, never inside the transaction.
+    const numberCheck = await this.taxes.verify(
+      buyer.country,
+      input.taxNumber?.trim() || null,
+    );
     return this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const quote = await this.quote(offer, input, now, manager);
+      const quote = await this.quote(offer, input, now, manager, numberCheck);
       const { totals } = quote;
       // A subscription needs a card on file even when its first order is free
       // (trial, usage-based): renewals charge it. A zero amount verifies the
@@ -285,8 +310,12 @@ export class PurchaseService {
           setupFeeUsd: totals.setupFeeUsd,
           totalUsd: totals.totalUsd,
           billingCountry: buyer.country,
-          billingZip: input.zip?.trim() || null,
-          taxNumber: input.taxNumber?.trim() || null,
+          billingZip: quote.tax.evidence.billingZip,
+          billingRegion: quote.tax.evidence.billingRegion,
+          taxNumber: quote.tax.evidence.taxNumber,
+          taxNumberCheck: quote.tax.evidence.taxNumberCheck,
+          taxRateSource: quote.tax.evidence.rateSource,
+          taxNote: quote.tax.note,
           checkoutId: offer.checkout?.id ?? null,
           customData: customDataOf(offer.checkout),
           paymentReference: null,

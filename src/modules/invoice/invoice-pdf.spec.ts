@@ -116,6 +116,29 @@ describe('renderInvoicePdf', () => {
     expect(text).not.toContain('Test mode');
   });
 
+  it('prints the reverse-charge note of a B2B sale under the totals', async () => {
+    const note =
+      'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC). Customer VAT number: DE136695976.';
+    const text = pdfText(
+      await renderInvoicePdf(
+        view({
+          tax: 0,
+          taxName: null,
+          taxRate: null,
+          total: 13497,
+          taxNote: note,
+        }),
+        { compress: false },
+      ),
+    );
+    // Wrapped over lines by width: the words are all there, in order.
+    expect(text.replace(/\s+/g, ' ')).toContain(note);
+    expect(text).not.toContain('VAT (');
+    expect(
+      pdfText(await renderInvoicePdf(view(), { compress: false })),
+    ).not.toContain('Reverse charge');
+  });
+
   it('falls back to the customer name and marks test mode and refunds', async () => {
     const text = pdfText(
       await renderInvoicePdf(

@@ -281,6 +281,13 @@ export function renderInvoicePdf(
     y = Math.max(labelBottom, valueBottom) + 6;
   }
 
+  if (view.taxNote) {
+    y += 12;
+    style({});
+    ensureSpace(12 + doc.heightOfString(text(view.taxNote), { width: WIDTH }));
+    y = put(view.taxNote, LEFT, y, WIDTH);
+  }
+
   if (f.notes) {
     y += 18;
     style({});

@@ -56,6 +56,8 @@ export interface InvoiceData {
   /** Decimal percentage as on the wire, e.g. "20.00"; null without tax. */
   taxRate: string | null;
   taxInclusive: boolean;
+  /** The reverse-charge wording of a B2B sale without tax; absent or null otherwise. */
+  taxNote?: string | null;
   refundedAmount: number;
   refundedAt: Date | null;
 }

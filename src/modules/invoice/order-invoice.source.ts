@@ -71,6 +71,7 @@ export class OrderInvoiceSource implements InvoiceSource, OnModuleInit {
       taxName: order.taxName,
       taxRate: applied ? order.taxRate.toFixed(2) : null,
       taxInclusive: order.taxInclusive,
+      taxNote: order.taxNote,
       refundedAmount: order.refundedAmount,
       refundedAt: order.refundedAt,
     };

@@ -27,6 +27,8 @@ export interface ReceiptModel {
   taxName: string | null;
   taxRate: number;
   taxInclusive: boolean;
+  /** The reverse-charge wording of a B2B sale without tax. */
+  taxNote: string | null;
   total: number;
   thankYouNote: string | null;
   button: { text: string; url: string };
@@ -256,6 +258,7 @@ function receiptMjml(model: ReceiptModel, slots: Slots): string {
         <mj-table padding="0" font-size="15px">${items}</mj-table>
         <mj-divider border-width="1px" border-color="#e3e6ea" padding="8px 0" />
         <mj-table padding="0" font-size="15px">${totals}</mj-table>
+        ${model.taxNote ? `<mj-text color="#59636e" font-size="13px" padding="8px 0 0">${paragraph(model.taxNote)}</mj-text>` : ''}
       </mj-column>
     </mj-section>
     ${keys}
@@ -290,6 +293,7 @@ function receiptText(model: ReceiptModel): string {
   lines.push('');
   for (const [label, amount] of totalLines(model))
     lines.push(`${label}: ${amount}`);
+  if (model.taxNote) lines.push('', model.taxNote);
   if (model.licenseKeys.length > 0) {
     lines.push(
       '',

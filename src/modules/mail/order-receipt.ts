@@ -124,6 +124,7 @@ export class OrderReceipt
       taxName: order.taxName,
       taxRate: order.taxRate,
       taxInclusive: order.taxInclusive,
+      taxNote: order.taxNote,
       total: order.total,
       thankYouNote: data.thankYouNote ?? null,
       button: {

@@ -121,6 +121,22 @@ export class Order {
   @Column({ name: 'tax_number', type: 'text', nullable: true })
   taxNumber: string | null;
 
+  /** The buyer's US state or Canadian province, from the checkout or the postcode. */
+  @Column({ name: 'billing_region', type: 'text', nullable: true })
+  billingRegion: string | null;
+
+  /** The offline check of `tax_number` (TaxNumberCheck); null without one. */
+  @Column({ name: 'tax_number_check', type: 'text', nullable: true })
+  taxNumberCheck: 'valid' | 'invalid' | 'valid_offline' | 'not_checked' | null;
+
+  /** The rate table's version, `TAX_RATES`, `reverse_charge` or `not_registered`. */
+  @Column({ name: 'tax_rate_source', type: 'text', nullable: true })
+  taxRateSource: string | null;
+
+  /** The reverse-charge wording shown on the receipt and invoice. */
+  @Column({ name: 'tax_note', type: 'text', nullable: true })
+  taxNote: string | null;
+
   @Column({ name: 'checkout_id', type: 'uuid', nullable: true })
   checkoutId: string | null;
 

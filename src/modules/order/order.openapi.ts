@@ -84,6 +84,32 @@ export const orderOpenApi: OpenApiContribution = {
             created_at: ts(),
           }),
         ),
+        tax_note: nullable(
+          str(
+            'Extension: the reverse-charge wording of a B2B sale that carried no tax.',
+          ),
+        ),
+        refunded_tax: int(
+          'Extension: the tax share of refunded_amount, in proportion to the total.',
+        ),
+        tax_evidence: exact({
+          billing_country: nullable(str()),
+          billing_zip: nullable(str()),
+          billing_region: nullable(
+            str(
+              'US state or Canadian province, given or read from the postcode.',
+            ),
+          ),
+          tax_number: nullable(str()),
+          tax_number_check: nullable(
+            oneOf('valid', 'invalid', 'valid_offline', 'not_checked'),
+          ),
+          rate_source: nullable(
+            str(
+              'The rate table version, TAX_RATES, reverse_charge or not_registered.',
+            ),
+          ),
+        }),
       },
     },
     { type: 'order-items', attributes: orderItemAttributes },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { filterParsers } from '../../common/list-query';
-import { formatMoney } from '../../common/money';
+import { formatMoney, refundedTax } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { ResourceType } from '../../http/json-api/resource';
 import { orderItemAttributes } from './order-item.serializer';
@@ -8,7 +8,7 @@ import { OrderReceipts } from './order-receipts';
 import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';
 
-/** JSON:API `orders`: the spec's 38 attributes and the extension `dispute`. */
+/** JSON:API `orders`: the spec's 38 attributes, then Zest's `dispute`, `tax_note`, `refunded_tax` and `tax_evidence`. */
 @Injectable()
 export class OrderSerializer implements ResourceType<OrderView> {
   readonly type = 'orders';
@@ -98,6 +98,16 @@ export class OrderSerializer implements ResourceType<OrderView> {
             created_at: order.dispute.createdAt,
           }
         : null,
+      tax_note: order.taxNote,
+      refunded_tax: refundedTax(order.tax, order.total, order.refundedAmount),
+      tax_evidence: {
+        billing_country: order.billingCountry,
+        billing_zip: order.billingZip,
+        billing_region: order.billingRegion,
+        tax_number: order.taxNumber,
+        tax_number_check: order.taxNumberCheck,
+        rate_source: order.taxRateSource,
+      },
     };
   }
 }

@@ -35,7 +35,14 @@ export type NewOrder = Omit<
   | 'dispute'
   | 'createdAt'
   | 'updatedAt'
-> & { currencyRateDate?: string | null };
+  | TaxEvidenceField
+> & { currencyRateDate?: string | null } & Partial<
+    Pick<Order, TaxEvidenceField>
+  >;
+
+/** The tax engine's evidence: absent on orders written without it (imports, benches). */
+type TaxEvidenceField =
+  'billingRegion' | 'taxNumberCheck' | 'taxRateSource' | 'taxNote';
 
 export type NewOrderItem = Pick<
   OrderItem,

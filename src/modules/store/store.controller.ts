@@ -44,6 +44,8 @@ export class StoreController {
       mailFrom: body.attributes.mail_from,
       mailReplyTo: body.attributes.mail_reply_to,
       mailDisabledKinds: body.attributes.mail_disabled_kinds,
+      taxInclusive: body.attributes.tax_inclusive,
+      taxRegistrations: body.attributes.tax_registrations,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -60,6 +62,8 @@ export class StoreController {
       mail_from,
       mail_reply_to,
       mail_disabled_kinds,
+      tax_inclusive,
+      tax_registrations,
       ...attributes
     } = body.attributes;
     const store = await this.service.update(
@@ -70,6 +74,8 @@ export class StoreController {
         mailFrom: mail_from,
         mailReplyTo: mail_reply_to,
         mailDisabledKinds: mail_disabled_kinds,
+        taxInclusive: tax_inclusive,
+        taxRegistrations: tax_registrations,
       },
       stripe,
     );

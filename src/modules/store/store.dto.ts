@@ -1,6 +1,7 @@
 import { PartialType } from '@nestjs/swagger';
 import {
   IsArray,
+  IsBoolean,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -49,6 +50,17 @@ export class StoreAttributes {
   @IsArray()
   @IsString({ each: true })
   mail_disabled_kinds?: string[];
+
+  /** Extension: whether prices include tax; null for TAX_INCLUSIVE. */
+  @IsOptional()
+  @IsBoolean()
+  tax_inclusive?: boolean | null;
+
+  /** Extension: the countries the store charges tax in (EU: all 27); null for everywhere. */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  tax_registrations?: string[] | null;
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {

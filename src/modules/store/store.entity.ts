@@ -48,6 +48,19 @@ export class Store {
   @Column({ name: 'mail_disabled_kinds', type: 'text', array: true })
   mailDisabledKinds: string[];
 
+  /** Whether prices include tax; null: the deployment's TAX_INCLUSIVE. */
+  @Column({ name: 'tax_inclusive', type: 'boolean', nullable: true })
+  taxInclusive: boolean | null;
+
+  /** Countries the store charges tax in (`EU`: all 27, the One-Stop Shop); null: wherever the rules require. */
+  @Column({
+    name: 'tax_registrations',
+    type: 'text',
+    array: true,
+    nullable: true,
+  })
+  taxRegistrations: string[] | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -18,6 +18,7 @@ import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
 import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
 import { StoreErrors } from './store.errors';
+import { checkRegistrations } from '../tax/registrations';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -34,6 +35,10 @@ export interface NewStore {
   mailReplyTo?: string | null;
   /** Extension: the kinds of e-mail (MAIL_KINDS) the store does not send. */
   mailDisabledKinds?: string[];
+  /** Extension: whether prices include tax; null for TAX_INCLUSIVE. */
+  taxInclusive?: boolean | null;
+  /** Extension: countries the store charges tax in (EU: all 27); null for everywhere. */
+  taxRegistrations?: string[] | null;
 }
 
 export function isCurrencyCode(code: string): boolean {
@@ -94,6 +99,8 @@ function validateStoreFields(input: StoreChanges): StoreChanges {
       throw MailErrors.unknownKind('mail_disabled_kinds');
     fields.mailDisabledKinds = [...new Set(input.mailDisabledKinds)];
   }
+  if (input.taxRegistrations)
+    fields.taxRegistrations = checkRegistrations(input.taxRegistrations);
   return fields;
 }
 
@@ -140,6 +147,8 @@ export class StoreService {
         mailFrom: fields.mailFrom ?? null,
         mailReplyTo: fields.mailReplyTo ?? null,
         mailDisabledKinds: fields.mailDisabledKinds ?? [],
+        taxInclusive: fields.taxInclusive ?? null,
+        taxRegistrations: fields.taxRegistrations ?? null,
       }),
     );
   }
@@ -172,6 +181,10 @@ export class StoreService {
       store.mailReplyTo = fields.mailReplyTo;
     if (fields.mailDisabledKinds !== undefined)
       store.mailDisabledKinds = fields.mailDisabledKinds;
+    if (fields.taxInclusive !== undefined)
+      store.taxInclusive = fields.taxInclusive;
+    if (fields.taxRegistrations !== undefined)
+      store.taxRegistrations = fields.taxRegistrations;
     const saved = await this.transactions.run(async (manager) => {
       const written = await this.saveUnique(store, manager);
       if (keys) await this.stripe.set(manager, id, principal.testMode, keys);
