@@ -188,6 +188,7 @@ const environmentSchema = z.object({
   CURRENCY_RATES: currencyRates.default({}),
   CURRENCY_RATES_URL: httpUrl.optional(),
   STRIPE_API_URL: httpUrl.optional(),
+  STRIPE_INTENT_TIMEOUT_MS: positiveInt.default(24 * 60 * 60 * 1000),
   CURRENCY_RATES_REFRESH_INTERVAL_MS: positiveInt.default(60 * 60 * 1000),
   CURRENCY_RATES_TIMEOUT_MS: positiveInt.default(10000),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
@@ -324,6 +325,11 @@ export interface AppConfig {
     currencyRatesTimeoutMs: number;
     /** Stripe's API base; null: api.stripe.com. Tests point it at a Stripe double. */
     stripeApiUrl: string | null;
+    /**
+     * How long a hosted checkout's Stripe intent may wait for the buyer
+     * before the sweeper cancels it and fails its order.
+     */
+    stripeIntentTimeoutMs: number;
   };
   webhooks: {
     /** Lets deliveries reach private, loopback and other non-public addresses (tests, closed networks). */
@@ -515,6 +521,7 @@ export function loadConfig(
       currencyRatesRefreshIntervalMs: e.CURRENCY_RATES_REFRESH_INTERVAL_MS,
       currencyRatesTimeoutMs: e.CURRENCY_RATES_TIMEOUT_MS,
       stripeApiUrl: e.STRIPE_API_URL ?? null,
+      stripeIntentTimeoutMs: e.STRIPE_INTENT_TIMEOUT_MS,
     },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

@@ -48,6 +48,17 @@ const EXCEPTIONS: Record<string, string> = {
   'StripeEventRepository.findUnprocessed': SYSTEM,
   'StripeEventRepository.deleteProcessedBefore': SYSTEM,
   'PaymentAttemptRepository.findPending': HELD,
+  // Intent attempts: found by the intent a store's own Stripe account named
+  // (scoped by store and mode), by the order the buyer's signed link names,
+  // or by the key of the order being paid; written by id.
+  'PaymentAttemptRepository.findIntent': HELD,
+  'PaymentAttemptRepository.findIntentOf': LINK,
+  'PaymentAttemptRepository.findByKey': HELD,
+  'PaymentAttemptRepository.recordIntent': HELD,
+  'PaymentAttemptRepository.touch': SYSTEM,
+  // A purchase's customer in its own store's Stripe account.
+  'StripeCustomerRepository.find': HELD,
+  'StripeCustomerRepository.insertOrFind': HELD,
   'OrderRepository.findById': HELD,
   'OrderRepository.lock': HELD,
   'SubscriptionInvoiceRepository.lock': HELD,

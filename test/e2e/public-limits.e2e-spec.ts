@@ -120,6 +120,7 @@ describe('limits of the public routes', () => {
         'GET /checkout/:kind/:id page',
         'POST /checkout/:kind/:id purchase',
         'GET /my-orders/:identifier page',
+        'GET /my-orders/:identifier/return purchase',
         'GET /portal/customers/:id page',
         'GET /portal/subscriptions/:id page',
         'GET /portal/subscriptions/:id/payment-method page',

@@ -62,6 +62,7 @@ const ROUTES = [
   'GET /checkout/:kind/:id',
   'POST /checkout/:kind/:id',
   'GET /my-orders/:identifier',
+  'GET /my-orders/:identifier/return',
   'GET /v1/discounts',
   'POST /v1/discounts',
   'GET /v1/discounts/:id',

@@ -23,6 +23,7 @@ import { InvoiceDunning1795640000000 } from './1795640000000-invoice-dunning';
 import { TaxEvidence1795640050000 } from './1795640050000-tax-evidence';
 import { CustomerEmailIndex1795640100000 } from './1795640100000-customer-email-index';
 import { UsageRecordClientIds1795640200000 } from './1795640200000-usage-record-client-ids';
+import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   TaxEvidence1795640050000,
   CustomerEmailIndex1795640100000,
   UsageRecordClientIds1795640200000,
+  StripeCheckout1795650000000,
 ];

@@ -1,3 +1,5 @@
+import { STRIPE_JS_URL, STRIPE_PAGE_SCRIPT } from './checkout-page-stripe';
+
 /**
  * The hosted checkout and receipt pages: server-rendered HTML that works
  * without JavaScript. Every value from a merchant or a buyer goes through
@@ -51,6 +53,16 @@ export interface PageTotals {
   total: string;
 }
 
+/** How the Payment Element is set up (Stripe.js `elements()` options). */
+export interface StripeElementsModel {
+  mode: 'payment' | 'setup';
+  /** Stripe's units (payments). */
+  amount: number | null;
+  currency: string;
+  /** The card is kept for renewals (subscriptions). */
+  saveCard: boolean;
+}
+
 export interface CheckoutPageModel {
   /** The form's action: the page's own URL (path and query). */
   action: string;
@@ -85,6 +97,16 @@ export interface CheckoutPageModel {
   /** Too many declined cards: the page says so and its Pay button is off. */
   purchasesPaused: boolean;
   testMode: boolean;
+  /**
+   * The store takes cards through its Stripe account: the Payment Element
+   * instead of a card field; `elements` null when nothing is to be paid
+   * or saved (the form posts as it is).
+   */
+  stripe: {
+    publishableKey: string;
+    submission: string;
+    elements: StripeElementsModel | null;
+  } | null;
 }
 
 function styles(dark: boolean, buttonColor: string | null): string {
@@ -121,6 +143,8 @@ function styles(dark: boolean, buttonColor: string | null): string {
     .errors{background:#fee2e2;color:#991b1b;border-radius:8px;padding:12px 16px;margin-bottom:16px}
     .notice{color:#15803d;font-size:.9rem;margin-top:4px}
     .refused{color:#b91c1c;font-size:.9rem;margin-top:4px}
+    #payment-element{min-height:44px;margin-top:4px}
+    #payment-message{margin:12px 0 0}
   `;
 }
 
@@ -206,9 +230,14 @@ ${model.discountMessage ? `<div class="refused" data-discount="refused">${escape
   const paused = model.purchasesPaused
     ? '<div class="errors" role="status" data-checkout="paused">Purchases on this checkout are paused for a while after too many declined payments. Please try again later.</div>'
     : '';
-  const testHint = model.testMode
-    ? '<p class="muted">Test mode: use card 4242 4242 4242 4242 (4000 0000 0000 0002 is declined).</p>'
-    : '';
+  const stripe = model.stripe;
+  const testHint = stripe
+    ? ''
+    : model.testMode
+      ? '<p class="muted">Test mode: use card 4242 4242 4242 4242 (4000 0000 0000 0002 is declined).</p>'
+      : '';
+  const cardField = `<label for="card_number">Card number</label>
+<input type="text" id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" value="">`;
   const body = `<main>
 <section>
 ${logo}
@@ -222,7 +251,7 @@ ${model.terms ? `<p class="muted" data-terms>${escape(model.terms)}</p>` : ''}
 <h2>Checkout</h2>
 ${paused}
 ${errors}
-<form method="post" action="${escape(model.action)}">
+<form method="post" action="${escape(model.action)}"${stripe ? stripeFormAttributes(stripe) : ''}>
 ${variants}
 ${amount}
 <label for="quantity">Quantity</label>
@@ -240,19 +269,39 @@ ${amount}
 <label for="tax_number">Tax number (optional)</label>
 <input type="text" id="tax_number" name="tax_number" value="${escape(model.values.taxNumber)}">
 ${discount}
-<label for="card_number">Card number</label>
-<input type="text" id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" value="">
+${stripe ? stripePayment(stripe) : cardField}
 ${testHint}
 <button type="submit" class="pay" name="intent" value="pay"${model.purchasesPaused ? ' disabled' : ''}>Pay ${model.totals ? escape(model.totals.total) : ''}</button>
 </form>
 </section>
-</main>`;
+</main>${stripe?.elements ? `\n<script src="${STRIPE_JS_URL}"></script>\n<script>${STRIPE_PAGE_SCRIPT}</script>` : ''}`;
   return layout(
     `${model.productName} · ${model.storeName}`,
     body,
     model.dark,
     model.buttonColor,
   );
+}
+
+function stripeFormAttributes(
+  stripe: NonNullable<CheckoutPageModel['stripe']>,
+): string {
+  const elements = stripe.elements;
+  return ` data-stripe-key="${escape(stripe.publishableKey)}"${
+    elements
+      ? ` data-mode="${elements.mode}" data-currency="${escape(elements.currency)}"${elements.amount === null ? '' : ` data-amount="${elements.amount}"`} data-save="${elements.saveCard}"`
+      : ''
+  }`;
+}
+
+function stripePayment(stripe: NonNullable<CheckoutPageModel['stripe']>) {
+  const submission = `<input type="hidden" name="submission" value="${escape(stripe.submission)}">`;
+  if (!stripe.elements) return submission;
+  return `${submission}
+<label>Payment</label>
+<div id="payment-element" data-payment-element></div>
+<div class="errors" id="payment-message" role="alert" hidden></div>
+<noscript><div class="errors">Paying by card needs JavaScript: cards are entered in Stripe’s secure form.</div></noscript>`;
 }
 
 export interface ReceiptPageModel {

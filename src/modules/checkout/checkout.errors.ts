@@ -153,4 +153,22 @@ export const CheckoutErrors = {
         'invalid_quantity',
       ),
     ),
+
+  /** A hosted Stripe payment submitted without the page's own submission token. */
+  submissionInvalid: () =>
+    AppError.unprocessable(
+      invalidInput(
+        'submission',
+        'This form is out of date; reload the checkout page and try again.',
+        'checkout_submission_invalid',
+      ),
+    ),
+
+  /** A submission token already used for an order that failed, or for another checkout. */
+  submissionSpent: () =>
+    new AppError(409, {
+      detail:
+        'This form was already submitted and its payment did not go through; reload the checkout page to try again.',
+      code: 'checkout_submission_spent',
+    }),
 };

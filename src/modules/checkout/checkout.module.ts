@@ -17,6 +17,9 @@ import { HostedCheckoutController } from './hosted-checkout.controller';
 import { HostedCheckoutService } from './hosted-checkout.service';
 import { PurchaseExtensions } from './purchase-extension';
 import { PurchaseService } from './purchase.service';
+import { PurchaseSettlement } from './purchase-settlement';
+import { HostedPaymentService } from './hosted-payment.service';
+import { SubmissionTokens } from './submission-tokens';
 import { registerResources } from '../../http/json-api/resource';
 
 /**
@@ -40,6 +43,9 @@ import { registerResources } from '../../http/json-api/resource';
     CheckoutService,
     CheckoutSerializer,
     PurchaseService,
+    PurchaseSettlement,
+    HostedPaymentService,
+    SubmissionTokens,
     PurchaseExtensions,
     HostedCheckoutService,
     registerResources({

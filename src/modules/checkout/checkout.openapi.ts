@@ -73,6 +73,25 @@ const preview: SchemaObject = {
 
 /** The hosted page's answers: HTML for browsers, a JSON:API order for a JSON POST. */
 const hostedSubmit = {
+  '200': {
+    description:
+      'Form body: the page again (a discount code applied). JSON body with the page’s `submission` token (the script of a page whose store takes cards through Stripe): the intent to confirm with Stripe.js (`client_secret`, `intent_type` payment or setup, the signed `return_url`), or `redirect` when nothing is left to pay.',
+    content: {
+      'application/json': {
+        schema: {
+          anyOf: [
+            exact({
+              intent_type: { type: 'string', enum: ['payment', 'setup'] },
+              client_secret: str(),
+              return_url: url(),
+            }),
+            exact({ redirect: url() }),
+          ],
+        },
+      },
+      'text/html': { schema: { type: 'string' } },
+    },
+  },
   '201': jsonApiResponse(
     'JSON body: the order. X-Ratelimit-* give the client IP’s purchase budget.',
     ref('OrdersDocument'),
@@ -108,6 +127,9 @@ const buyerFields = {
   quantity: { type: ['string', 'integer'] },
   card_number: str(
     'Test mode: 4242424242424242 succeeds, 4000000000000002 is declined.',
+  ),
+  submission: str(
+    'The hosted page’s own token (stores that take cards through Stripe): names the order, so repeated submits write it once. With it, a JSON body takes the form’s flat fields (`amount` in major units).',
   ),
 };
 
@@ -210,6 +232,26 @@ export const checkoutOpenApi: OpenApiContribution = {
         },
       },
       responses: hostedSubmit,
+    },
+    'GET /my-orders/{identifier}/return': {
+      summary: 'Return from a Stripe payment (signed link)',
+      description:
+        'Where Stripe.js brings the buyer after confirming a hosted payment (`return_url`, with Stripe’s `payment_intent…`/`setup_intent…` parameters appended). Settles the payment once (whether or not Stripe’s webhook came first), then redirects to the receipt or the checkout’s `redirect_url`; a refused payment shows the checkout again with the refusal (402).',
+      tags: ['Hosted pages'],
+      responses: {
+        '202': htmlResponse(
+          'The payment is not complete yet (awaiting authentication or processing).',
+        ),
+        '303': {
+          description: 'Paid: to the checkout’s `redirect_url` or the receipt.',
+          headers: { Location: { schema: { type: 'string' } } },
+        },
+        '402': htmlResponse(
+          'Refused: the checkout page again, with the reason and a fresh form.',
+        ),
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
+      },
     },
     'GET /my-orders/{identifier}': {
       summary: 'Receipt page (signed link)',

@@ -191,6 +191,36 @@ export class CheckoutService {
     return this.offer(checkout, target);
   }
 
+  /**
+   * The offer an order was bought at, for the page to show again (a
+   * declined hosted payment): its checkout, else its variant's buy link.
+   * Null when it is no longer for sale.
+   */
+  async offerForOrder(order: {
+    storeId: number;
+    testMode: boolean;
+    checkoutId: string | null;
+    firstItem: { variantId: number } | null;
+  }): Promise<Offer | null> {
+    if (order.checkoutId) {
+      const checkout = await this.checkouts.findById(order.checkoutId);
+      if (!checkout) return null;
+      const target = await this.checkouts.targetOf(
+        checkout.storeId,
+        checkout.testMode,
+        checkout.variantId,
+      );
+      return target ? this.offer(checkout, target) : null;
+    }
+    if (!order.firstItem) return null;
+    const target = await this.checkouts.targetOf(
+      order.storeId,
+      order.testMode,
+      order.firstItem.variantId,
+    );
+    return target ? this.offer(null, target) : null;
+  }
+
   /** The offer at a variant's buy_now_url. */
   async offerForVariant(uuid: string): Promise<Offer> {
     const target = UUID.test(uuid)

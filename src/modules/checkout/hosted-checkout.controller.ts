@@ -15,8 +15,12 @@ import {
   HostedResponse,
 } from './hosted-checkout.service';
 import { CheckoutErrors } from './checkout.errors';
+import { STRIPE_PAGE_CSP } from './checkout-page-stripe';
+import { HostedPaymentService } from './hosted-payment.service';
+import { isObject } from './purchase-input';
 
-// Pages are self-contained: inline styles, images from anywhere, no scripts.
+// Pages are self-contained: inline styles, images from anywhere, no scripts
+// (pages with Stripe's Payment Element: STRIPE_PAGE_CSP).
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; frame-ancestors *";
 
@@ -34,6 +38,7 @@ const CSP =
 export class HostedCheckoutController {
   constructor(
     private readonly hosted: HostedCheckoutService,
+    private readonly hostedPayments: HostedPaymentService,
     private readonly purchaseLimits: PurchaseLimiter,
     private readonly jsonApi: JsonApi,
     private readonly orders: OrderSerializer,
@@ -59,7 +64,11 @@ export class HostedCheckoutController {
     });
   }
 
-  /** A form post answers pages (errors too); a JSON body the order or a JSON:API error. */
+  /**
+   * A form post answers pages (errors too); a JSON body the order or a
+   * JSON:API error; a JSON body with the page's `submission` token (the
+   * Stripe page's script) the intent to confirm with Stripe.js.
+   */
   @Post('checkout/:kind/:id')
   @RateLimit('purchase')
   @ErrorFormat({ kind: 'html' })
@@ -76,7 +85,13 @@ export class HostedCheckoutController {
         id,
         request.url,
       );
-      return this.hosted.submit(offer, request.url, request.body, json);
+      const body = request.body;
+      if (json && isObject(body) && body.submission !== undefined)
+        return {
+          kind: 'json' as const,
+          body: await this.hostedPayments.submit(offer, body),
+        };
+      return this.hosted.submit(offer, request.url, body, json);
     };
     // The machine path answers JSON:API errors through the global filter.
     const response = await this.countingDeclines(
@@ -97,6 +112,27 @@ export class HostedCheckoutController {
     return this.respond(reply, () =>
       this.hosted.receipt(identifier, request.url),
     );
+  }
+
+  /**
+   * Where Stripe.js brings the buyer back after confirming a hosted
+   * payment (signed; Stripe's own parameters appended): settles it, then
+   * the receipt, or the checkout again with the refusal.
+   */
+  @Get('my-orders/:identifier/return')
+  @RateLimit('purchase')
+  @ErrorFormat({ kind: 'html' })
+  async paymentReturn(
+    @Param('identifier') identifier: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const response = await this.attempt(() =>
+      this.hostedPayments.returned(identifier, request.url),
+    );
+    if (response.kind === 'html' && response.declined)
+      await this.purchaseLimits.declined(request);
+    return this.send(reply, response);
   }
 
   /** HTML routes: a refusal is a page too, never a JSON document. */
@@ -140,6 +176,10 @@ export class HostedCheckoutController {
       void reply.status(303).header('location', response.location);
       return '';
     }
+    if (response.kind === 'json') {
+      void reply.status(200).header('content-type', 'application/json');
+      return JSON.stringify(response.body);
+    }
     if (response.kind === 'order') {
       void reply.status(201).header('content-type', JSON_API_MEDIA_TYPE);
       // The buyer is not an API principal: the document has no includes.
@@ -148,7 +188,10 @@ export class HostedCheckoutController {
     void reply
       .status(response.status)
       .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', CSP)
+      .header(
+        'content-security-policy',
+        response.stripe ? STRIPE_PAGE_CSP : CSP,
+      )
       .header('x-content-type-options', 'nosniff')
       // Keeps the signed URL from leaking to other origins; `no-referrer` would
       // make Chromium send `Origin: null` on the form POST, which is refused.

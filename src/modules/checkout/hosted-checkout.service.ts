@@ -11,8 +11,12 @@ import { ReceiptExtras } from '../order/receipt-extras';
 import { OrderService } from '../order/order.service';
 import { orderStatusLabel } from '../order/order-status';
 import { cardDeclined } from '../payment/payment.errors';
+import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
+import { toStripeAmount } from '../payment/stripe-amounts';
+import { SubmissionTokens } from './submission-tokens';
 import {
   CheckoutPageModel,
+  StripeElementsModel,
   PageTotals,
   plainText,
   renderCheckoutPage,
@@ -30,23 +34,49 @@ import {
   jsonInput,
   PurchaseInput,
 } from './purchase-input';
-import { Offer, PurchaseService } from './purchase.service';
+import { Offer, PurchaseService, Quote } from './purchase.service';
 import { buyerSetsPrice, unitPriceOf } from './unit-price';
 import { CheckoutErrors } from './checkout.errors';
 
-/** A page; `declined` marks the form's answer to a declined card. */
+/**
+ * A page; `declined` marks the form's answer to a declined card, `stripe`
+ * a page that runs Stripe.js (its Content-Security-Policy allows it).
+ */
 export type HostedPage = {
   kind: 'html';
   status: number;
   html: string;
   declined?: boolean;
+  stripe?: boolean;
 };
 
 export type HostedResponse =
   | HostedPage
   | { kind: 'redirect'; location: string }
   /** The JSON purchase's order, rendered as a JSON:API document by the controller. */
-  | { kind: 'order'; order: OrderView };
+  | { kind: 'order'; order: OrderView }
+  /** A plain JSON answer (the Stripe page's script). */
+  | { kind: 'json'; body: unknown };
+
+/** How the Payment Element is set up for a quote: a payment, a card saved for later, or none. */
+function elementsOf(quote: Quote): StripeElementsModel | null {
+  const { total, currency } = quote.totals;
+  const subscription = quote.price.category === 'subscription';
+  if (total > 0)
+    return {
+      mode: 'payment',
+      amount: toStripeAmount(total, currency),
+      currency: currency.toLowerCase(),
+      saveCard: subscription,
+    };
+  if (!subscription) return null;
+  return {
+    mode: 'setup',
+    amount: null,
+    currency: currency.toLowerCase(),
+    saveCard: true,
+  };
+}
 
 function pageTotals(totals: Totals): PageTotals {
   const money = (cents: number) => formatMoney(cents, totals.currency);
@@ -80,6 +110,8 @@ export class HostedCheckoutService {
     private readonly delivery: DeliveryService,
     private readonly extras: ReceiptExtras,
     private readonly customers: CustomerService,
+    private readonly intents: StripeCheckoutIntents,
+    private readonly submissions: SubmissionTokens,
   ) {}
 
   /** Resolves the offer at a URL; the custom checkout's signature is checked first. */
@@ -109,7 +141,7 @@ export class HostedCheckoutService {
       taxNumber: data?.tax_number,
       discountCode: data?.discount_code,
     };
-    return this.render(offer, action, input, [], 200, purchasesPaused);
+    return this.form(offer, action, input, [], 200, purchasesPaused);
   }
 
   /** POST from the form (apply a code or pay) or as JSON (pay). */
@@ -123,11 +155,11 @@ export class HostedCheckoutService {
     const fields = isObject(body) ? body : {};
     const input = formInput(fields);
     if (fields.intent === 'apply')
-      return this.render(offer, action, input, [], 200);
+      return this.form(offer, action, input, [], 200);
     try {
       const result = await this.purchases.purchase(offer, input);
       if (result.status === 'declined') {
-        const page = await this.render(
+        const page = await this.form(
           offer,
           action,
           input,
@@ -144,11 +176,16 @@ export class HostedCheckoutService {
       };
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return this.render(
+      return this.form(
         offer,
         action,
         input,
-        error.errors.map((e) => e.detail),
+        // The Stripe page's form posted without its script.
+        error.errors.map((e) =>
+          e.code === 'hosted_payment_required'
+            ? 'Paying by card needs JavaScript (cards are entered in Stripe’s secure form): enable it and reload this page.'
+            : e.detail,
+        ),
         error.status,
       );
     }
@@ -170,7 +207,8 @@ export class HostedCheckoutService {
     return { kind: 'order', order: result.order };
   }
 
-  private async render(
+  /** The checkout page for this input, with these errors. */
+  async form(
     offer: Offer,
     action: string,
     input: PurchaseInput,
@@ -189,8 +227,14 @@ export class HostedCheckoutService {
     let totals: PageTotals | null = null;
     let discountApplied: string | null = null;
     let discountMessage: string | null = null;
+    let elements: StripeElementsModel | null = null;
+    const publishableKey = await this.intents.publishableKey(
+      target.store.id,
+      offer.testMode,
+    );
     try {
       const quote = await this.purchases.quote(offer, input, this.clock.now());
+      elements = elementsOf(quote);
       variantId = quote.variant.id;
       quantity = quote.quantity;
       totals = pageTotals(quote.totals);
@@ -264,8 +308,20 @@ export class HostedCheckoutService {
       errors,
       purchasesPaused,
       testMode: offer.testMode,
+      stripe: publishableKey
+        ? {
+            publishableKey,
+            submission: this.submissions.issue(),
+            elements,
+          }
+        : null,
     };
-    return { kind: 'html', status, html: renderCheckoutPage(model) };
+    return {
+      kind: 'html',
+      status,
+      html: renderCheckoutPage(model),
+      stripe: publishableKey !== null,
+    };
   }
 
   private terms(offer: Offer, variantId: number, quantity: number) {

@@ -1,5 +1,10 @@
+import { ErrorDetail } from '../../common/app-error';
+import { isCountryCode } from '../../common/country-codes';
 import { BuyerAmount } from './unit-price';
-import { CheckoutErrors } from './checkout.errors';
+import { CheckoutErrors, invalidInput } from './checkout.errors';
+
+// Loose on purpose (RFC 5322 allows far more); the customer module checks it too.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The buyer's input, from the page's form or a JSON POST; everything may be missing. */
 export interface PurchaseInput {
@@ -84,4 +89,33 @@ export function jsonInput(body: Body): PurchaseInput {
         ? { value: customPrice, unit: 'cents' }
         : undefined,
   };
+}
+
+/** The buyer's details, all checked at once so a form shows every problem. */
+export function buyerOf(input: PurchaseInput) {
+  const errors: ErrorDetail[] = [];
+  const email = input.email?.trim() ?? '';
+  const name = input.name?.trim() ?? '';
+  const country = input.country?.trim().toUpperCase() ?? '';
+  if (!EMAIL.test(email) || email.length > 255)
+    errors.push(invalidInput('email', 'Enter a valid email address.'));
+  if (!name || name.length > 255)
+    errors.push(
+      invalidInput('name', 'Enter your name (at most 255 characters).'),
+    );
+  if (!isCountryCode(country))
+    errors.push(
+      invalidInput(
+        'billing_address/country',
+        'Choose the billing country (a two-letter code such as US).',
+      ),
+    );
+  if ((input.zip?.length ?? 0) > 32)
+    errors.push(
+      invalidInput('billing_address/zip', 'The ZIP code is too long.'),
+    );
+  if ((input.taxNumber?.length ?? 0) > 64)
+    errors.push(invalidInput('tax_number', 'The tax number is too long.'));
+  if (errors.length > 0) throw CheckoutErrors.invalidPurchase(errors);
+  return { email, name, country };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError, ErrorDetail } from '../../common/app-error';
+import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { Transactions } from '../../database/transactions';
 import { Price } from '../catalog/price.entity';
@@ -10,32 +10,31 @@ import { Variant } from '../catalog/variant.entity';
 import { ExchangeRates, UsdRate } from '../currency/exchange-rates.service';
 import { CustomerService } from '../customer/customer.service';
 import { AppliedDiscount, DiscountService } from '../discount/discount.service';
+import { Order } from '../order/order.entity';
 import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
-import {
-  PaymentAttempt,
-  PaymentOutcome,
-} from '../payment/payment-attempt.entity';
+import { PaymentAttempt } from '../payment/payment-attempt.entity';
 import { PaymentAttempts } from '../payment/payment-attempts';
+import type { PaymentMethod } from '../payment/payment-gateway';
 import { PaymentGateways } from '../payment/payment-gateways';
-import { Store } from '../store/store.entity';
+import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
 import { CatalogService } from '../catalog/catalog.service';
-import { Product } from '../catalog/product.entity';
-import { Customer } from '../customer/customer.entity';
-import { isCountryCode } from '../../common/country-codes';
 import { Checkout } from './checkout.entity';
 import { CheckoutRepository, PurchaseTarget } from './checkout.repository';
 import { computeTotals, Totals } from './pricing';
 import { PurchaseExtensions } from './purchase-extension';
-import { PurchaseInput } from './purchase-input';
+import { buyerOf, PurchaseInput } from './purchase-input';
 import { chosenUnitPrice, MAX_CENTS } from './unit-price';
-import { CheckoutErrors, invalidInput } from './checkout.errors';
-import { cardNumberRequired } from '../payment/payment.errors';
+import { CheckoutErrors } from './checkout.errors';
+import { PURCHASE } from './purchase-settlement';
+import {
+  cardNumberRequired,
+  hostedPaymentRequired,
+} from '../payment/payment.errors';
+import { StripePaymentGateway } from '../payment/stripe-payment-gateway';
 import { TaxDecision, TaxEngine } from '../tax/tax-engine';
 import type { TaxNumberCheck } from '../tax/vat-number';
 
-// Loose on purpose (RFC 5322 allows far more); the customer module checks it too.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_QUANTITY = 1000;
 
 /** What is for sale at a checkout URL or a variant's buy_now_url. */
@@ -62,19 +61,6 @@ export interface Quote {
   discountRefusal: string | null;
 }
 
-/** The payment attempts of purchases: a charge settles a pending order. */
-const PURCHASE = 'purchase';
-
-/** What a purchase's settlement needs beside the order. */
-interface PurchaseRecords {
-  store: Store;
-  customer: Customer;
-  product: Product;
-  variant: Variant;
-  price: Price;
-  checkout: Checkout | null;
-}
-
 export type PurchaseResult =
   | { status: 'paid'; order: OrderView }
   | { status: 'declined'; order: OrderView; reason: string };
@@ -85,13 +71,14 @@ export type PurchaseResult =
  * records through PurchaseExtensions.
  */
 @Injectable()
-export class PurchaseService implements OnModuleInit {
+export class PurchaseService {
   constructor(
     private readonly orders: OrderService,
     private readonly customers: CustomerService,
     private readonly discounts: DiscountService,
     private readonly gateways: PaymentGateways,
     private readonly attempts: PaymentAttempts,
+    private readonly intents: StripeCheckoutIntents,
     private readonly catalog: CatalogService,
     private readonly checkouts: CheckoutRepository,
     private readonly rates: ExchangeRates,
@@ -100,14 +87,6 @@ export class PurchaseService implements OnModuleInit {
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit() {
-    this.attempts.register<PurchaseRecords | null>(PURCHASE, {
-      prepare: (attempt) => this.purchaseRecords(attempt),
-      settle: (manager, attempt, outcome, records) =>
-        this.settlePurchase(manager, attempt, outcome, records),
-    });
-  }
 
   /** The variant the buyer chose, or the offer's own. */
   selectVariant(offer: Offer, variantId: string | undefined): Variant {
@@ -233,7 +212,7 @@ export class PurchaseService implements OnModuleInit {
    * nothing is written paid in the first transaction.
    */
   async purchase(offer: Offer, input: PurchaseInput): Promise<PurchaseResult> {
-    const buyer = this.buyer(input);
+    buyerOf(input);
     // Refuse a live purchase before anything is written.
     const gateway = await this.gateways.forStore(
       offer.target.store.id,
@@ -246,12 +225,47 @@ export class PurchaseService implements OnModuleInit {
       ? await gateway.paymentMethodOf(cardNumber)
       : null;
     const identifier = randomUUID();
+    const begun = await this.begin(offer, input, identifier, method).catch(
+      (error: unknown) => {
+        // A Stripe store takes cards only on its hosted page.
+        if (
+          gateway instanceof StripePaymentGateway &&
+          error instanceof AppError &&
+          error.errors.some((e) => e.code === 'card_number_required')
+        )
+          throw hostedPaymentRequired();
+        throw error;
+      },
+    );
+    if (!begun.attempt) return { status: 'paid', order: begun.order };
+    const outcome = await this.attempts.complete(begun.attempt);
+    const order = (await this.orders.findByIdentifier(identifier))!;
+    if (outcome.status === 'declined')
+      return { status: 'declined', order, reason: outcome.reason };
+    return { status: 'paid', order };
+  }
+
+  /**
+   * The purchase's first transaction: the order `identifier` pending (or
+   * paid when it charges nothing), its customer, items, number and
+   * redemption, and its payment attempt: a charge of `method`, or with
+   * `'intent'` an intent attempt the buyer confirms in the browser (the
+   * hosted checkout's Stripe Payment Element), settled by
+   * `PaymentAttempts.settleIntent`.
+   */
+  async begin(
+    offer: Offer,
+    input: PurchaseInput,
+    identifier: string,
+    method: PaymentMethod | 'intent' | null,
+  ): Promise<{ order: OrderView; attempt: PaymentAttempt | null }> {
+    const buyer = buyerOf(input);
     // VIES (online mode) is asked here, never inside the transaction.
     const numberCheck = await this.taxes.verify(
       buyer.country,
       input.taxNumber?.trim() || null,
     );
-    const begun = await this.transactions.run(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const now = this.clock.now();
       const quote = await this.quote(offer, input, now, manager, numberCheck);
       const { totals } = quote;
@@ -354,101 +368,33 @@ export class PurchaseService implements OnModuleInit {
         idempotencyKey: identifier,
         storeId: store.id,
         testMode: offer.testMode,
-        kind: 'charge',
+        kind: method === 'intent' ? 'intent' : 'charge',
         purpose: PURCHASE,
         subjectId: order.id,
         amount: totals.total,
         currency: totals.currency,
-        paymentMethod: method!.id,
+        paymentMethod: method === 'intent' ? undefined : method!.id,
         description: `${store.name}: ${product.name}`,
       });
       await this.orders.assignNumber(manager, order);
       return { order, attempt };
     });
-    if (!begun.attempt) return { status: 'paid', order: begun.order };
-    const outcome = await this.attempts.complete(begun.attempt);
-    const order = (await this.orders.findByIdentifier(identifier))!;
-    if (outcome.status === 'declined')
-      return { status: 'declined', order, reason: outcome.reason };
-    return { status: 'paid', order };
   }
 
-  /** What a pending order's settlement reads before its transaction. */
-  private async purchaseRecords(
-    attempt: PaymentAttempt,
-  ): Promise<PurchaseRecords | null> {
-    const pending = await this.orders.findPending(attempt.subjectId);
-    if (!pending) return null;
-    const { order, items } = pending;
-    const [item] = items;
-    const scope = { storeId: order.storeId, testMode: order.testMode };
-    const [store, customer, product, variant, price, checkout] =
-      await Promise.all([
-        this.checkouts.store(order.storeId),
-        this.customers.findById(order.customerId),
-        this.catalog.findProduct(scope, item.productId),
-        this.catalog.findVariant(scope, item.variantId),
-        item.priceId === null
-          ? null
-          : this.catalog.findPrice(scope, item.priceId),
-        order.checkoutId ? this.checkouts.findById(order.checkoutId) : null,
-      ]);
-    if (!store || !customer || !product || !variant || !price)
-      throw new Error(
-        `Order ${order.id}: its store, customer or catalog records are gone`,
-      );
-    return { store, customer, product, variant, price, checkout };
+  /** The intent attempt of a hosted purchase's order, if it has one. */
+  intentAttemptOf(order: Pick<Order, 'id'>): Promise<PaymentAttempt | null> {
+    return this.intents.intentAttemptOf(PURCHASE, order.id);
   }
 
-  /**
-   * The second step of a purchase, in the settling transaction: the pending
-   * order becomes `paid` (with `order_created`, then the extensions:
-   * subscription, license keys …) or `failed`.
-   */
-  private async settlePurchase(
-    manager: EntityManager,
-    attempt: PaymentAttempt,
-    outcome: PaymentOutcome,
-    records: PurchaseRecords | null,
-  ): Promise<void> {
-    const order = await this.orders.lockPending(manager, attempt.subjectId);
-    if (!order) return;
-    const now = this.clock.now();
-    if (outcome.status !== 'succeeded') {
-      await this.orders.markFailed(manager, order, outcome.reason, now);
-      await this.discounts.release(manager, order.id);
-      return;
-    }
-    if (!records || !order.firstItem)
-      throw new Error(`Order ${order.id} changed while it was settled`);
-    await this.orders.markPaid(manager, order, outcome.paymentId, now);
-    const method = outcome.method ?? {
-      id: attempt.paymentMethod!,
-      cardBrand: null,
-      cardLastFour: null,
-    };
-    await this.extensions.run({
-      manager,
-      // The purchase's instant: periods and expiries count from the order.
-      now: order.createdAt,
-      testMode: order.testMode,
-      store: records.store,
-      customer: records.customer,
-      order,
-      items: [
-        {
-          orderItem: order.firstItem,
-          product: records.product,
-          variant: records.variant,
-          price: records.price,
-          quantity: order.firstItem.quantity,
-        },
-      ],
-      discount: await this.discounts.redeemedBy(manager, order.id),
-      checkout: records.checkout,
-      customData: order.customData,
-      payment: { paymentId: outcome.paymentId, method },
-    });
+  /** Whether an order buys a subscription (its card is saved for renewals). */
+  async subscribes(order: OrderView): Promise<boolean> {
+    const item = order.firstItem;
+    if (!item || item.priceId === null) return false;
+    const price = await this.catalog.findPrice(
+      { storeId: order.storeId, testMode: order.testMode },
+      item.priceId,
+    );
+    return price?.category === 'subscription';
   }
 
   private quantity(offer: Offer, variant: Variant, raw: string | undefined) {
@@ -458,35 +404,6 @@ export class PurchaseService implements OnModuleInit {
     if (!(quantity >= 1 && quantity <= MAX_QUANTITY))
       throw CheckoutErrors.invalidQuantity(MAX_QUANTITY);
     return quantity;
-  }
-
-  /** The buyer's details, all checked at once so a form shows every problem. */
-  private buyer(input: PurchaseInput) {
-    const errors: ErrorDetail[] = [];
-    const email = input.email?.trim() ?? '';
-    const name = input.name?.trim() ?? '';
-    const country = input.country?.trim().toUpperCase() ?? '';
-    if (!EMAIL.test(email) || email.length > 255)
-      errors.push(invalidInput('email', 'Enter a valid email address.'));
-    if (!name || name.length > 255)
-      errors.push(
-        invalidInput('name', 'Enter your name (at most 255 characters).'),
-      );
-    if (!isCountryCode(country))
-      errors.push(
-        invalidInput(
-          'billing_address/country',
-          'Choose the billing country (a two-letter code such as US).',
-        ),
-      );
-    if ((input.zip?.length ?? 0) > 32)
-      errors.push(
-        invalidInput('billing_address/zip', 'The ZIP code is too long.'),
-      );
-    if ((input.taxNumber?.length ?? 0) > 64)
-      errors.push(invalidInput('tax_number', 'The tax number is too long.'));
-    if (errors.length > 0) throw CheckoutErrors.invalidPurchase(errors);
-    return { email, name, country };
   }
 }
 

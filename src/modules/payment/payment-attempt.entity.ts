@@ -1,7 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { PaymentMethod } from './payment-gateway';
 
-export type PaymentAttemptKind = 'charge' | 'refund';
+/**
+ * `charge`: a saved payment method charged by Zest; `refund`; `intent`: a
+ * payment the buyer confirms in the browser (Stripe's Payment Element), its
+ * PaymentIntent's or SetupIntent's id in `paymentId` once created.
+ */
+export type PaymentAttemptKind = 'charge' | 'refund' | 'intent';
 export type PaymentAttemptStatus =
   'pending' | 'succeeded' | 'declined' | 'failed';
 
@@ -53,7 +58,7 @@ export class PaymentAttempt {
   @Column({ name: 'payment_method', type: 'text', nullable: true })
   paymentMethod: string | null;
 
-  /** A refund's charge. */
+  /** A refund's charge; an intent attempt's PaymentIntent or SetupIntent. */
   @Column({ name: 'payment_id', type: 'text', nullable: true })
   paymentId: string | null;
 

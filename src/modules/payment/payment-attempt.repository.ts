@@ -114,14 +114,69 @@ export class PaymentAttemptRepository {
       .getOne();
   }
 
-  /** Attempts still pending since before `before`, oldest first. */
+  /**
+   * Attempts still pending since before `before`, oldest first: charges and
+   * refunds by creation; intent attempts (confirmed in the browser) by
+   * their last check, so that each is looked at again only once a while.
+   */
   findStale(before: Date, limit: number): Promise<PaymentAttempt[]> {
     return this.attempts
       .createQueryBuilder('attempt')
       .where(`attempt.status = 'pending'`)
-      .andWhere('attempt.created_at < :before', { before })
+      .andWhere(
+        `((attempt.kind <> 'intent' AND attempt.created_at < :before) OR (attempt.kind = 'intent' AND attempt.updated_at < :before))`,
+        { before },
+      )
       .orderBy('attempt.created_at', 'ASC')
       .limit(limit)
       .getMany();
+  }
+
+  /** The attempt of a PaymentIntent or SetupIntent in a store's Stripe account of a mode. */
+  findIntent(
+    storeId: number,
+    testMode: boolean,
+    intentId: string,
+  ): Promise<PaymentAttempt | null> {
+    return this.attempts.findOneBy({
+      storeId,
+      testMode,
+      kind: 'intent',
+      paymentId: intentId,
+    });
+  }
+
+  /** A record's intent attempt (a hosted purchase's order has one). */
+  findIntentOf(
+    purpose: string,
+    subjectId: number,
+  ): Promise<PaymentAttempt | null> {
+    return this.attempts.findOneBy({ purpose, subjectId, kind: 'intent' });
+  }
+
+  findByKey(idempotencyKey: string): Promise<PaymentAttempt | null> {
+    return this.attempts.findOneBy({ idempotencyKey });
+  }
+
+  /** Records an intent attempt's intent; the first recorded stays. Returns the recorded one. */
+  async recordIntent(id: number, intentId: string): Promise<string | null> {
+    await this.attempts
+      .createQueryBuilder()
+      .update(PaymentAttempt)
+      .set({ paymentId: intentId })
+      .where('id = :id AND payment_id IS NULL', { id })
+      .execute();
+    const row = await this.attempts.findOneBy({ id });
+    return row?.paymentId ?? null;
+  }
+
+  /** Marks a pending attempt as looked at (the sweeper's pace for intents). */
+  async touch(id: number, at: Date): Promise<void> {
+    await this.attempts
+      .createQueryBuilder()
+      .update(PaymentAttempt)
+      .set({ updatedAt: at })
+      .where(`id = :id AND status = 'pending'`, { id })
+      .execute();
   }
 }

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { nextRefund, Refundable } from '../../common/refunds';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
+import { intentOutcome, IntentCheck } from './intent-outcome';
 import {
   PaymentAttempt,
   PaymentAttemptKind,
@@ -12,7 +15,11 @@ import {
 } from './payment-attempt.entity';
 import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentGateways } from './payment-gateways';
-import { paymentFailed, processorUnavailable } from './payment.errors';
+import {
+  paymentFailed,
+  processorUnavailable,
+  stripeNotConnected,
+} from './payment.errors';
 
 export interface NewPaymentAttempt {
   idempotencyKey: string;
@@ -69,6 +76,7 @@ export class PaymentAttempts {
     private readonly gateways: PaymentGateways,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Modules register their purposes from `onModuleInit`. */
@@ -162,40 +170,112 @@ export class PaymentAttempts {
   }
 
   /**
-   * Settles the store's pending charge on the processor's intent
-   * `intentId`, when the processor reports its outcome (a webhook). Returns
-   * false when no such charge is pending (settled already, or not Zest's).
-   *
-   * Minimal version for the Stripe webhook inbox: the hosted checkout's
-   * branch provides the full one (the intent's outcome read from Stripe).
-   */
-  async settleIntent(
-    storeId: number,
-    testMode: boolean,
-    intentId: string,
-  ): Promise<boolean> {
-    const attempt = await this.attempts.findPendingCharge(
-      { storeId, testMode },
-      intentId,
-    );
-    if (!attempt) return false;
-    try {
-      await this.complete(attempt);
-    } catch (error) {
-      // A refusal is settled (as `failed`); only an outage stays pending.
-      if (!(error instanceof AppError && error.status < 500)) throw error;
-    }
-    return true;
-  }
-
-  /**
    * Calls the processor (no transaction open) and settles the attempt.
    * Throws 503 when the processor cannot be reached: the attempt stays
    * pending for the sweeper. A request the processor refused settles as
    * `failed` and throws its error.
    */
   async complete(attempt: PaymentAttempt): Promise<PaymentOutcome> {
+    if (attempt.kind === 'intent')
+      throw new Error(
+        `Payment attempt ${attempt.id} is confirmed in the browser: settle it with settleIntent`,
+      );
     const outcome = attempt.outcome ?? (await this.call(attempt));
+    await this.record(attempt, outcome);
+    if (outcome.status === 'failed') throw paymentFailed(outcome);
+    return outcome;
+  }
+
+  /**
+   * Settles the attempt of a PaymentIntent or SetupIntent the buyer
+   * confirmed in the browser, once it is final, whoever learns of it first
+   * (the browser's return, Stripe's webhook, the sweeper): reads the intent
+   * from the store's Stripe account (no transaction open) and records it
+   * through the purpose's settler in its own transaction, under the
+   * attempt's row lock, so racing callers settle it once. Succeeded: paid,
+   * with the real payment method. Refused (a decline, a failed 3-D Secure)
+   * or canceled: the intent is canceled, so no later confirmation can take
+   * money, and the attempt settles as declined. Still open (awaiting the
+   * buyer, 3-D Secure, processing): nothing happens. An attempt already
+   * settled is a no-op. An intent Zest did not open for a purchase settles
+   * the store's pending charge attempt on it, if any (a renewal's
+   * off-session charge, replayed), and is otherwise ignored (not Zest's).
+   * One whose amount, currency or order is not the attempt's is a 422
+   * (`payment_intent_mismatch`) and writes nothing. Throws 503 when Stripe
+   * cannot be reached.
+   */
+  async settleIntent(
+    storeId: number,
+    testMode: boolean,
+    intentId: string,
+  ): Promise<void> {
+    const attempt = await this.attempts.findIntent(storeId, testMode, intentId);
+    if (!attempt) return this.settleCharge(storeId, testMode, intentId);
+    if (attempt.status !== 'pending') return;
+    const outcome = await this.checkIntent(attempt, intentId, null);
+    if (outcome) await this.record(attempt, outcome);
+  }
+
+  /** A pending charge attempt on a PaymentIntent Zest created itself (off session). */
+  private async settleCharge(
+    storeId: number,
+    testMode: boolean,
+    intentId: string,
+  ): Promise<void> {
+    const attempt = await this.attempts.findPendingCharge(
+      { storeId, testMode },
+      intentId,
+    );
+    if (!attempt) return;
+    try {
+      await this.complete(attempt);
+    } catch (error) {
+      // A refusal is settled (as `failed`); only an outage stays pending.
+      if (!(error instanceof AppError && error.status < 500)) throw error;
+    }
+  }
+
+  /** The intent's outcome, or null while it is open; `expired` cancels an open one. */
+  private async checkIntent(
+    attempt: PaymentAttempt,
+    intentId: string,
+    expired: string | null,
+  ): Promise<PaymentOutcome | null> {
+    const stripe = await this.gateways.stripeFor(
+      attempt.storeId,
+      attempt.testMode,
+    );
+    if (!stripe) throw stripeNotConnected();
+    const { gateway } = stripe;
+    const check: IntentCheck = {
+      retrieve: () =>
+        this.reach(attempt, () => gateway.retrieveIntent(intentId)),
+      cancel: () => this.reach(attempt, () => gateway.cancelIntent(intentId)),
+    };
+    return intentOutcome(attempt, check, expired);
+  }
+
+  /** A Stripe call from outside any transaction: its refusals as they are, outages as 503. */
+  private async reach<T>(
+    attempt: PaymentAttempt,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) throw error;
+      this.logger.error(
+        `Payment attempt ${attempt.id} (intent): Stripe did not answer: ${(error as Error).message}`,
+      );
+      throw processorUnavailable();
+    }
+  }
+
+  /** Records the outcome and settles the attempt's record, once (row lock). */
+  private async record(
+    attempt: PaymentAttempt,
+    outcome: PaymentOutcome,
+  ): Promise<void> {
     const settler = this.settlerOf(attempt.purpose);
     const prepared = await settler.prepare?.(attempt);
     await this.transactions.run(async (manager) => {
@@ -207,8 +287,32 @@ export class PaymentAttempts {
       await this.attempts.save(manager, locked);
       await settler.settle(manager, locked, outcome, prepared);
     });
-    if (outcome.status === 'failed') throw paymentFailed(outcome);
-    return outcome;
+  }
+
+  /**
+   * An intent attempt the sweeper finds pending: settled when its intent is
+   * final; past STRIPE_INTENT_TIMEOUT_MS its intent is canceled and the
+   * attempt declined (the buyer left). Returns whether it settled.
+   */
+  private async sweepIntent(attempt: PaymentAttempt): Promise<boolean> {
+    const now = this.clock.now();
+    const expired =
+      now.getTime() - attempt.createdAt.getTime() >=
+      this.config.money.stripeIntentTimeoutMs
+        ? 'The payment was not completed in time.'
+        : null;
+    // No intent recorded: the buyer never received one to confirm.
+    const outcome: PaymentOutcome | null = attempt.paymentId
+      ? await this.checkIntent(attempt, attempt.paymentId, expired)
+      : expired
+        ? { status: 'declined', reason: expired, method: null }
+        : null;
+    if (!outcome) {
+      await this.attempts.touch(attempt.id, now);
+      return false;
+    }
+    await this.record(attempt, outcome);
+    return true;
   }
 
   /**
@@ -222,6 +326,10 @@ export class PaymentAttempts {
     let settled = 0;
     for (const attempt of stale) {
       try {
+        if (attempt.kind === 'intent') {
+          if (await this.sweepIntent(attempt)) settled++;
+          continue;
+        }
         await this.complete(attempt);
         settled++;
       } catch (error) {

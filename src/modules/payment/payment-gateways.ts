@@ -49,10 +49,8 @@ export class PaymentGateways {
     testMode: boolean,
     manager?: EntityManager,
   ): Promise<PaymentGateway> {
-    return (
-      (await this.stripeOf(storeId, testMode, manager)) ??
-      this.builtIn(testMode)
-    );
+    const stripe = await this.stripeFor(storeId, testMode, manager);
+    return stripe ? stripe.gateway : this.builtIn(testMode);
   }
 
   /** The store's own Stripe account of the mode; null when it has not connected one. */
@@ -61,6 +59,18 @@ export class PaymentGateways {
     testMode: boolean,
     manager?: EntityManager,
   ): Promise<StripePaymentGateway | null> {
+    return (await this.stripeFor(storeId, testMode, manager))?.gateway ?? null;
+  }
+
+  /**
+   * The store's own Stripe account of the mode with its publishable key
+   * (for Stripe.js on the hosted page); null when it is not connected.
+   */
+  async stripeFor(
+    storeId: number,
+    testMode: boolean,
+    manager?: EntityManager,
+  ): Promise<{ gateway: StripePaymentGateway; publishableKey: string } | null> {
     const keys = await this.credentials.keysOf(storeId, testMode, manager);
     if (!keys) return null;
     let gateway = this.stripeGateways.get(keys.secretKey);
@@ -68,7 +78,7 @@ export class PaymentGateways {
       gateway = new StripePaymentGateway(keys.secretKey, this.stripeOptions);
       this.stripeGateways.set(keys.secretKey, gateway);
     }
-    return gateway;
+    return { gateway, publishableKey: keys.publishableKey };
   }
 
   /**

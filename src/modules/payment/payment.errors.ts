@@ -152,3 +152,21 @@ export function stripeCredentialsRejected(): AppError {
     code: 'stripe_credentials_rejected',
   });
 }
+
+/** A Stripe intent whose amount, currency or order is not the payment's: nothing is settled. */
+export function paymentIntentMismatch(): AppError {
+  return new AppError(422, {
+    detail:
+      'The Stripe intent does not match the payment it is recorded for (amount, currency or order).',
+    code: 'payment_intent_mismatch',
+  });
+}
+
+/** A payment confirmed through Stripe for a store whose Stripe account is no longer connected. */
+export function stripeNotConnected(): AppError {
+  return new AppError(422, {
+    detail:
+      'The store’s Stripe account for this mode is not connected; the payment cannot be checked.',
+    code: 'stripe_not_connected',
+  });
+}

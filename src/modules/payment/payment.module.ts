@@ -7,9 +7,12 @@ import { PaymentAttempts } from './payment-attempts';
 import { PaymentGateways } from './payment-gateways';
 import { ProcessorRefunds } from './processor-refunds';
 import { PAYMENT_SWEEP_QUEUE } from './payment-sweep.queue';
+import { StripeCheckoutIntents } from './stripe-checkout-intents';
 import { StripeCredentials } from './stripe-credentials.entity';
 import { StripeCredentialsRepository } from './stripe-credentials.repository';
 import { StripeCredentialsService } from './stripe-credentials.service';
+import { StripeCustomer } from './stripe-customer.entity';
+import { StripeCustomerRepository } from './stripe-customer.repository';
 import { TestPaymentGateway } from './test-payment-gateway';
 
 /**
@@ -19,7 +22,11 @@ import { TestPaymentGateway } from './test-payment-gateway';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentAttempt, StripeCredentials]),
+    TypeOrmModule.forFeature([
+      PaymentAttempt,
+      StripeCredentials,
+      StripeCustomer,
+    ]),
     BullModule.registerQueue({ name: PAYMENT_SWEEP_QUEUE }),
   ],
   providers: [
@@ -30,8 +37,11 @@ import { TestPaymentGateway } from './test-payment-gateway';
     ProcessorRefunds,
     StripeCredentialsRepository,
     StripeCredentialsService,
+    StripeCustomerRepository,
+    StripeCheckoutIntents,
   ],
   exports: [
+    StripeCheckoutIntents,
     PaymentGateways,
     PaymentAttempts,
     ProcessorRefunds,

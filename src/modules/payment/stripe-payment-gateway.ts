@@ -13,6 +13,38 @@ import {
 } from './payment.errors';
 import { fromStripeAmount, toStripeAmount } from './stripe-amounts';
 
+/** What Zest reads of a PaymentIntent or SetupIntent. */
+export interface StripeIntent {
+  id: string;
+  kind: 'payment' | 'setup';
+  status: string;
+  clientSecret: string;
+  /** Stripe's units; null for a SetupIntent. */
+  amount: number | null;
+  /** Lower case, as Stripe has it; null for a SetupIntent. */
+  currency: string | null;
+  metadata: Record<string, string>;
+  /** The last attempt's refusal (a decline, a failed 3-D Secure), if any. */
+  lastError: string | null;
+  method: PaymentMethod | null;
+}
+
+/** An intent to open for a purchase confirmed in the browser. */
+export interface IntentRequest {
+  /** The order's identifier: the idempotency key and `metadata.zest_order`. */
+  reference: string;
+  storeId: number;
+  customer: string;
+  /** `setup`: nothing is due now, the card is saved for later charges. */
+  kind: 'payment' | 'setup';
+  /** Minor units of `currency` (payments). */
+  amount: number;
+  currency: string;
+  /** Keep the card for off-session charges (subscriptions). */
+  saveCard: boolean;
+  description: string;
+}
+
 /**
  * A store's Stripe account behind the PaymentGateway interface. Card
  * numbers never reach it: buyers enter cards in Stripe's Payment Element,
@@ -82,6 +114,98 @@ export class StripePaymentGateway implements PaymentGateway {
           return { status: 'declined', reason: error.message, method };
         throw error;
       }
+    });
+  }
+
+  /** A Stripe Customer for a Zest customer (the key makes a retry find the first). */
+  createCustomer(
+    customer: { email: string; name: string; zestId: number },
+    idempotencyKey: string,
+  ): Promise<string> {
+    return this.call(async () => {
+      const created = await this.stripe.customers.create(
+        {
+          email: customer.email,
+          name: customer.name,
+          metadata: { zest_customer: String(customer.zestId) },
+        },
+        { idempotencyKey },
+      );
+      return created.id;
+    });
+  }
+
+  /**
+   * Opens the PaymentIntent (or SetupIntent) the buyer confirms with the
+   * Payment Element, under the order's identifier as idempotency key: a
+   * repeat returns the first intent.
+   */
+  openIntent(request: IntentRequest): Promise<StripeIntent> {
+    const metadata = {
+      zest_order: request.reference,
+      zest_store: String(request.storeId),
+    };
+    return this.call(async () => {
+      if (request.kind === 'setup') {
+        const intent = await this.stripe.setupIntents.create(
+          {
+            customer: request.customer,
+            usage: 'off_session',
+            automatic_payment_methods: { enabled: true },
+            description: request.description,
+            metadata,
+          },
+          { idempotencyKey: request.reference },
+        );
+        return setupIntentOf(intent);
+      }
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: toStripeAmount(request.amount, request.currency),
+          currency: request.currency.toLowerCase(),
+          customer: request.customer,
+          automatic_payment_methods: { enabled: true },
+          ...(request.saveCard
+            ? { setup_future_usage: 'off_session' as const }
+            : {}),
+          description: request.description,
+          metadata,
+        },
+        { idempotencyKey: request.reference },
+      );
+      return paymentIntentOf(intent);
+    });
+  }
+
+  /** The intent as Stripe has it now, with its payment method's card. */
+  retrieveIntent(id: string): Promise<StripeIntent> {
+    return this.call(async () =>
+      id.startsWith('seti_')
+        ? setupIntentOf(
+            await this.stripe.setupIntents.retrieve(id, {
+              expand: ['payment_method'],
+            }),
+          )
+        : paymentIntentOf(
+            await this.stripe.paymentIntents.retrieve(id, {
+              expand: ['payment_method'],
+            }),
+          ),
+    );
+  }
+
+  /**
+   * Cancels an intent nobody may confirm any more. Stripe refuses to cancel
+   * one that has succeeded (or is already canceled): the caller reads it
+   * again.
+   */
+  async cancelIntent(id: string): Promise<void> {
+    await this.call(async () => {
+      if (id.startsWith('seti_')) await this.stripe.setupIntents.cancel(id);
+      else
+        await this.stripe.paymentIntents.cancel(id, {
+          cancellation_reason: 'abandoned',
+        });
     });
   }
 
@@ -156,6 +280,43 @@ function customerId(
 ): string | undefined {
   if (!customer) return undefined;
   return typeof customer === 'string' ? customer : customer.id;
+}
+
+function expandedMethod(
+  method: string | Stripe.PaymentMethod | null,
+): PaymentMethod | null {
+  if (!method) return null;
+  if (typeof method === 'string')
+    return { id: method, cardBrand: null, cardLastFour: null };
+  return methodOf(method);
+}
+
+function paymentIntentOf(intent: Stripe.PaymentIntent): StripeIntent {
+  return {
+    id: intent.id,
+    kind: 'payment',
+    status: intent.status,
+    clientSecret: intent.client_secret ?? '',
+    amount: intent.amount,
+    currency: intent.currency,
+    metadata: intent.metadata ?? {},
+    lastError: intent.last_payment_error?.message ?? null,
+    method: expandedMethod(intent.payment_method),
+  };
+}
+
+function setupIntentOf(intent: Stripe.SetupIntent): StripeIntent {
+  return {
+    id: intent.id,
+    kind: 'setup',
+    status: intent.status,
+    clientSecret: intent.client_secret ?? '',
+    amount: null,
+    currency: null,
+    metadata: intent.metadata ?? {},
+    lastError: intent.last_setup_error?.message ?? null,
+    method: expandedMethod(intent.payment_method),
+  };
 }
 
 function methodOf(method: Stripe.PaymentMethod): PaymentMethod {

@@ -94,3 +94,23 @@ export function testCardOf(id: string): TestCard | null {
   const match = /^(?:pm_card_|tok_)(\w+)$/.exec(id);
   return match ? (TEST_CARDS[match[1]] ?? null) : null;
 }
+
+/**
+ * Stripe's test card numbers as typed into the Payment Element
+ * (https://docs.stripe.com/testing#cards), by the card they play.
+ */
+const TEST_NUMBERS: Record<string, string> = {
+  '4242424242424242': 'visa',
+  '5555555555554444': 'mastercard',
+  '4000000000000002': 'chargeDeclined',
+  '4000000000009995': 'chargeDeclinedInsufficientFunds',
+  '4000000000000341': 'chargeCustomerFail',
+  '4000002760003184': 'authenticationRequired',
+  '4000000000003220': 'threeDSecure2Required',
+};
+
+/** The test card behind a typed number, if it is one of Stripe's. */
+export function cardOfNumber(number: string): TestCard | null {
+  const name = TEST_NUMBERS[number];
+  return name ? TEST_CARDS[name] : null;
+}

@@ -9,7 +9,7 @@ import {
 import { join } from 'node:path';
 import { parse } from 'qs';
 import Stripe from 'stripe';
-import { TestCard, testCardOf } from './cards';
+import { cardOfNumber, TestCard, testCardOf } from './cards';
 
 type StripeObject = Record<string, unknown> & { id: string; object: string };
 type Params = Record<string, unknown>;
@@ -100,6 +100,9 @@ const PARAMS: Record<string, string[]> = {
   ],
   'POST /v1/payment_intents/:id/confirm': [
     'payment_method',
+    'payment_method_data',
+    'client_secret',
+    'key',
     'off_session',
     'return_url',
     'setup_future_usage',
@@ -107,6 +110,17 @@ const PARAMS: Record<string, string[]> = {
     'expand',
   ],
   'POST /v1/payment_intents/:id/cancel': ['cancellation_reason', 'expand'],
+  'POST /v1/setup_intents/:id/cancel': ['cancellation_reason', 'expand'],
+  'POST /v1/payment_intents/:id/three_d_secure': [
+    'key',
+    'client_secret',
+    'result',
+  ],
+  'POST /v1/setup_intents/:id/three_d_secure': [
+    'key',
+    'client_secret',
+    'result',
+  ],
   'POST /v1/setup_intents': [
     'customer',
     'payment_method',
@@ -121,6 +135,9 @@ const PARAMS: Record<string, string[]> = {
   ],
   'POST /v1/setup_intents/:id/confirm': [
     'payment_method',
+    'payment_method_data',
+    'client_secret',
+    'key',
     'return_url',
     'expand',
   ],
@@ -393,15 +410,28 @@ export class StripeDouble {
     const send = (status: number, body: string, replayed = false) => {
       res.writeHead(status, {
         'Content-Type': 'application/json',
+        'Access-Control-Allow-Origin': '*',
         'Request-Id': newId('req'),
         ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
       });
       res.end(body);
     };
+    const params = (
+      method === 'GET'
+        ? parse(url.search.slice(1))
+        : parse(raw, { depth: 10, arrayLimit: 100 })
+    ) as Params;
     const auth = /^Bearer ((?:sk|rk)_(?:test|live)_\w+)$/.exec(
       req.headers.authorization ?? '',
     );
-    if (!auth) {
+    // Stripe.js sends the publishable key as the `key` parameter (a simple
+    // cross-origin request, no preflight); its calls name an intent by its
+    // client secret. The double pairs `pk_<mode>_X` with `sk_<mode>_X`.
+    const publishable =
+      !auth && typeof params.key === 'string'
+        ? /^pk_((?:test|live)_\w+)$/.exec(params.key)
+        : null;
+    if (!auth && !publishable) {
       send(
         401,
         JSON.stringify({
@@ -413,7 +443,29 @@ export class StripeDouble {
       );
       return;
     }
-    const account = this.account(auth[1]);
+    if (publishable) {
+      const account = this.account(`sk_${publishable[1]}`);
+      this.requests.push({
+        method,
+        path: url.pathname,
+        params,
+        idempotencyKey: null,
+      });
+      let status = 200;
+      let body: string;
+      try {
+        body = JSON.stringify(
+          this.browserRoute(account, method, url.pathname, params),
+        );
+      } catch (error) {
+        if (!(error instanceof StripeError)) throw error;
+        status = error.status;
+        body = JSON.stringify({ error: error.body });
+      }
+      send(status, body);
+      return;
+    }
+    const account = this.account(auth![1]);
     if (this.failures > 0) {
       this.failures--;
       send(
@@ -427,11 +479,6 @@ export class StripeDouble {
       );
       return;
     }
-    const params = (
-      method === 'GET'
-        ? parse(url.search.slice(1))
-        : parse(raw, { depth: 10, arrayLimit: 100 })
-    ) as Params;
     const key = req.headers['idempotency-key'];
     const idempotencyKey = typeof key === 'string' ? key : null;
     this.requests.push({ method, path: url.pathname, params, idempotencyKey });
@@ -513,7 +560,11 @@ export class StripeDouble {
       case 'POST /v1/payment_intents':
         return this.createPaymentIntent(account, params);
       case 'GET /v1/payment_intents/:id':
-        return this.get(account, id, 'payment_intent');
+        return this.expanded(
+          account,
+          this.get(account, id, 'payment_intent'),
+          params,
+        );
       case 'POST /v1/payment_intents/:id':
         return this.updateIntent(account, id, params);
       case 'POST /v1/payment_intents/:id/confirm':
@@ -524,9 +575,9 @@ export class StripeDouble {
         );
       case 'POST /v1/payment_intents/:id/cancel': {
         const intent = this.get(account, id, 'payment_intent');
-        if (intent.status === 'succeeded')
+        if (intent.status === 'succeeded' || intent.status === 'canceled')
           throw invalid(
-            'You cannot cancel this PaymentIntent because it has a status of succeeded.',
+            `You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`,
             { code: 'payment_intent_unexpected_state' },
           );
         intent.status = 'canceled';
@@ -536,7 +587,23 @@ export class StripeDouble {
       case 'POST /v1/setup_intents':
         return this.createSetupIntent(account, params);
       case 'GET /v1/setup_intents/:id':
-        return this.get(account, id, 'setup_intent');
+        return this.expanded(
+          account,
+          this.get(account, id, 'setup_intent'),
+          params,
+        );
+      case 'POST /v1/setup_intents/:id/cancel': {
+        const intent = this.get(account, id, 'setup_intent');
+        if (intent.status === 'succeeded' || intent.status === 'canceled')
+          throw invalid(
+            `You cannot cancel this SetupIntent because it has a status of ${String(intent.status)}.`,
+            { code: 'setup_intent_unexpected_state' },
+          );
+        intent.status = 'canceled';
+        intent.cancellation_reason =
+          (params.cancellation_reason as string | undefined) ?? null;
+        return intent;
+      }
       case 'POST /v1/setup_intents/:id/confirm':
         return this.confirm(
           account,
@@ -568,6 +635,111 @@ export class StripeDouble {
           message: `Unrecognized request URL (${method}: ${path}).`,
         });
     }
+  }
+
+  /**
+   * What Stripe.js does with a publishable key: read an intent, confirm it
+   * with the card typed into the Payment Element, and (the double's
+   * stand-in for the 3-D Secure challenge frame) complete or abandon its
+   * challenge. Each call names the intent's client secret.
+   */
+  private browserRoute(
+    account: Account,
+    method: string,
+    path: string,
+    params: Params,
+  ): StripeObject {
+    const [, , resource, id, action] = path.split('/');
+    const kind =
+      resource === 'payment_intents'
+        ? 'payment_intent'
+        : resource === 'setup_intents'
+          ? 'setup_intent'
+          : null;
+    const pattern = `${method} /v1/${resource}/:id${action ? `/${action}` : ''}`;
+    if (!kind || !id || (method === 'POST' && !PARAMS[pattern]))
+      throw new StripeError(401, {
+        type: 'invalid_request_error',
+        message:
+          'This API call cannot be made with a publishable API key. Please use a secret API key.',
+      });
+    const allowed = PARAMS[pattern] ?? ['key', 'client_secret', 'expand'];
+    const unknown = Object.keys(params).find((p) => !allowed.includes(p));
+    if (unknown)
+      throw invalid(`Received unknown parameter: ${unknown}`, {
+        code: 'parameter_unknown',
+        param: unknown,
+      });
+    const intent = account.objects.get(id);
+    if (
+      !intent ||
+      intent.object !== kind ||
+      params.client_secret !== intent.client_secret
+    )
+      throw noSuch(kind, id);
+    if (method === 'GET' && !action) return this.expanded(account, intent, {});
+    if (method === 'POST' && action === 'confirm') {
+      const data = params.payment_method_data as Params | undefined;
+      const number = (data?.card as Params | undefined)?.number;
+      const card =
+        typeof number === 'string'
+          ? cardOfNumber(number.replace(/\s/g, ''))
+          : null;
+      if (!card)
+        throw new StripeError(402, {
+          type: 'card_error',
+          code: 'incorrect_number',
+          message: 'Your card number is incorrect.',
+          param: 'number',
+        });
+      const {
+        client_secret: _secret,
+        key: _key,
+        payment_method_data: _data,
+        ...rest
+      } = params;
+      return this.confirm(account, intent, {
+        ...rest,
+        payment_method: this.newPaymentMethod(account, card).id,
+      });
+    }
+    if (method === 'POST' && action === 'three_d_secure') {
+      if (intent.status !== 'requires_action')
+        throw invalid(
+          `This intent is ${String(intent.status)}: there is no challenge to answer.`,
+          { code: `${kind}_unexpected_state` },
+        );
+      return this.authenticate(
+        this.keyOf(account),
+        id,
+        params.result === 'complete',
+      );
+    }
+    throw noSuch(kind, id);
+  }
+
+  private keyOf(account: Account): string {
+    for (const [key, value] of this.accounts) if (value === account) return key;
+    throw new Error('unknown account');
+  }
+
+  /** `expand[]=payment_method`: the intent with its payment method object. */
+  private expanded(
+    account: Account,
+    intent: StripeObject,
+    params: Params,
+  ): StripeObject {
+    const expand = ([] as unknown[]).concat(params.expand ?? []);
+    if (!expand.includes('payment_method') || !intent.payment_method)
+      return intent;
+    return {
+      ...intent,
+      payment_method: this.get(
+        account,
+        intent.payment_method as string,
+        'payment_method',
+      ),
+    };
   }
 
   /** `GET /v1/refunds`: newest first, filtered by charge or PaymentIntent, paged by `limit` and `starting_after`. */
