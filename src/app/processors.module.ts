@@ -18,7 +18,10 @@ import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.process
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
 import { StripeEventsModule } from '../modules/stripe-events/stripe-events.module';
-import { StripeEventsProcessor } from '../modules/stripe-events/stripe-events.processor';
+import {
+  StripeEventsProcessor,
+  StripeEventsSweepProcessor,
+} from '../modules/stripe-events/stripe-events.processor';
 
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
@@ -45,6 +48,7 @@ import { StripeEventsProcessor } from '../modules/stripe-events/stripe-events.pr
     PaymentSweepProcessor,
     MailProcessor,
     StripeEventsProcessor,
+    StripeEventsSweepProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -5,26 +5,39 @@ import { StripeEventProcessing } from './stripe-event-processing';
 import {
   STRIPE_EVENTS_QUEUE,
   STRIPE_EVENTS_SWEEP_EVERY_MS,
+  STRIPE_EVENTS_SWEEP_QUEUE,
   STRIPE_EVENTS_SWEEP_SCHEDULER,
 } from './stripe-events.queue';
 
-/**
- * `process` jobs come from the endpoint, one per stored event; `sweep`
- * jobs from a scheduler every minute, for the events whose job was lost
- * (a crash between receipt and processing) or ran out of retries.
- */
+/** `process` jobs come from the endpoint, one per stored event. */
 // On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
 // session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
 @Processor(STRIPE_EVENTS_QUEUE, { drainDelay: 1 })
-export class StripeEventsProcessor
+export class StripeEventsProcessor extends WorkerHost {
+  constructor(private readonly processing: StripeEventProcessing) {
+    super();
+  }
+
+  async process(job: Job<{ id: string }>): Promise<unknown> {
+    await this.processing.process(job.data.id);
+    return null;
+  }
+}
+
+/**
+ * `sweep` jobs from a scheduler every minute, for the events whose job was
+ * lost (a crash between receipt and processing) or ran out of retries.
+ */
+@Processor(STRIPE_EVENTS_SWEEP_QUEUE)
+export class StripeEventsSweepProcessor
   extends WorkerHost
   implements OnApplicationBootstrap
 {
-  private readonly logger = new Logger(StripeEventsProcessor.name);
+  private readonly logger = new Logger(StripeEventsSweepProcessor.name);
 
   constructor(
     private readonly processing: StripeEventProcessing,
-    @InjectQueue(STRIPE_EVENTS_QUEUE) private readonly queue: Queue,
+    @InjectQueue(STRIPE_EVENTS_SWEEP_QUEUE) private readonly queue: Queue,
   ) {
     super();
   }
@@ -37,14 +50,10 @@ export class StripeEventsProcessor
     );
   }
 
-  async process(job: Job<{ id: string } | null>): Promise<unknown> {
-    if (job.name === 'sweep') {
-      const processed = await this.processing.sweep();
-      if (processed > 0)
-        this.logger.log(`Processed ${processed} swept Stripe events`);
-      return { processed };
-    }
-    await this.processing.process(job.data!.id);
-    return null;
+  async process(): Promise<unknown> {
+    const processed = await this.processing.sweep();
+    if (processed > 0)
+      this.logger.log(`Processed ${processed} swept Stripe events`);
+    return { processed };
   }
 }

@@ -2,14 +2,18 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 
+/** `process` jobs: one stored event each (by row id). */
 export const STRIPE_EVENTS_QUEUE = 'stripe-events';
+/**
+ * `sweep` jobs, every minute, for the events left unprocessed. A queue of
+ * their own: a worker whose queue holds a delayed job waits for it rather
+ * than polling, and on the embedded database (no NOTIFY to wake it) a
+ * minute-long wait would hold back every event received meanwhile.
+ */
+export const STRIPE_EVENTS_SWEEP_QUEUE = 'stripe-events-sweep';
 /** The job scheduler's id: upserting it again on every worker start is a no-op. */
 export const STRIPE_EVENTS_SWEEP_SCHEDULER = 'sweep-unprocessed-stripe-events';
 export const STRIPE_EVENTS_SWEEP_EVERY_MS = 60 * 1000;
-
-/** `process` one stored event (by row id), or `sweep` those left unprocessed. */
-export type StripeEventJob =
-  { name: 'process'; data: { id: string } } | { name: 'sweep'; data: null };
 
 /**
  * Hands a stored event to the worker once its row is committed. Losing the
