@@ -22,6 +22,13 @@ export class StripeEventsProcessor extends WorkerHost {
     await this.processing.process(job.data.id);
     return null;
   }
+
+  async onModuleDestroy() {
+    // Closing waits for no job in flight: an interrupted event stays
+    // unprocessed and the sweep takes it. A graceful close could hang on
+    // the embedded database's single session (as the mail worker's did).
+    await this.worker.close(true);
+  }
 }
 
 /**
@@ -48,6 +55,12 @@ export class StripeEventsSweepProcessor
       { every: STRIPE_EVENTS_SWEEP_EVERY_MS },
       { name: 'sweep', opts: { removeOnComplete: 100, removeOnFail: 100 } },
     );
+  }
+
+  async onModuleDestroy() {
+    // A sweep cut short leaves its rows for the next one; a graceful close
+    // would wait on the blocked poll for the next scheduled sweep.
+    await this.worker.close(true);
   }
 
   async process(): Promise<unknown> {
