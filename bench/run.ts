@@ -167,7 +167,11 @@ const PROFILE_ARGS = args.profile
   : [];
 
 /** As production starts the API (docker/Dockerfile, `npm run start:api`): V8's old space capped. */
-const API_NODE_ARGS = ['--max-old-space-size=128', ...PROFILE_ARGS];
+const API_NODE_ARGS = [
+  '--max-old-space-size=128',
+  '--max-semi-space-size=16',
+  ...PROFILE_ARGS,
+];
 
 function start(
   name: string,

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
-import { formatMoney } from '../../src/common/money';
+import { formatMoney, refundedTax } from '../../src/common/money';
 import { signUrl } from '../../src/common/signed-urls';
 import { formatTimestamp } from '../../src/common/timestamps';
 import { formatStatus } from '../../src/modules/catalog/catalog-format';
@@ -222,6 +222,24 @@ function orderObject(order: Row, item: Row | undefined) {
       created_at: formatTimestamp(order.created_at),
       updated_at: formatTimestamp(order.updated_at),
       test_mode: order.test_mode,
+      dispute: order.dispute
+        ? {
+            status: order.dispute.status,
+            reason: order.dispute.reason,
+            amount: order.dispute.amount,
+            created_at: order.dispute.createdAt,
+          }
+        : null,
+      tax_note: order.tax_note,
+      refunded_tax: refundedTax(order.tax, order.total, order.refunded_amount),
+      tax_evidence: {
+        billing_country: order.billing_country,
+        billing_zip: order.billing_zip,
+        billing_region: order.billing_region,
+        tax_number: order.tax_number,
+        tax_number_check: order.tax_number_check,
+        rate_source: order.tax_rate_source,
+      },
     },
     relationships: relationships(self, [
       'store',

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { RESOURCE_OBJECTS } from '../../common/resource-objects';
 import { JsonApi } from './json-api.service';
+import { RelationshipDocuments } from './relationship-documents';
 
 /**
  * The document builder every domain module registers its resource types
@@ -8,7 +9,11 @@ import { JsonApi } from './json-api.service';
  */
 @Global()
 @Module({
-  providers: [JsonApi, { provide: RESOURCE_OBJECTS, useExisting: JsonApi }],
-  exports: [JsonApi, RESOURCE_OBJECTS],
+  providers: [
+    JsonApi,
+    RelationshipDocuments,
+    { provide: RESOURCE_OBJECTS, useExisting: JsonApi },
+  ],
+  exports: [JsonApi, RelationshipDocuments, RESOURCE_OBJECTS],
 })
 export class JsonApiModule {}

@@ -9,26 +9,24 @@ import {
   BatchDocument,
   CursorListDocument,
   JSON_API_VERSION,
-  LinkageDocument,
   ListDocument,
   PageMeta,
   RelationshipObject,
-  ResourceIdentifier,
   ResourceObject,
   SingleDocument,
 } from './document';
+import { linkageOf } from './linkage';
 import { encodeCursor, parseListQuery } from './list-query';
 import type {
   AnyResourceType,
   Finders,
-  Relationship,
   ResourceRenderer,
   ResourceType,
 } from './resource';
 import { HttpErrorCodes } from '../errors/http-error-codes';
 
 /** A registered resource type: its serializer and its reader. */
-interface Registered {
+export interface Registered {
   serializer: AnyResourceType;
   finders: Finders<unknown>;
 }
@@ -66,6 +64,11 @@ export class JsonApi implements ResourceObjects {
     if (!registered)
       throw new Error(`Resource type "${type}" is not registered`);
     return this.resourceObject(registered.serializer, record);
+  }
+
+  /** A registered type's serializer and reader; undefined when its module is not loaded. */
+  registered(type: string): Registered | undefined {
+    return this.types.get(type);
   }
 
   /** The reader registered with `resource`, called with ids as strings. */
@@ -283,130 +286,9 @@ export class JsonApi implements ResourceObjects {
     return document;
   }
 
-  /** GET /v1/{type}/{id}/{relationship}: the related record or records. */
-  async related(
-    type: string,
-    id: string,
-    relationship: string,
-    principal: Principal,
-    query: RawQuery,
-  ): Promise<
-    | SingleDocument
-    | ListDocument
-    | CursorListDocument
-    | { jsonapi: typeof JSON_API_VERSION; links: { self: string }; data: null }
-  > {
-    const { parent, definition, target, finders } =
-      await this.resolveRelationship(type, id, relationship, principal);
-    const path = `${type}/${id}/${relationship}`;
-    if (definition.kind === 'one') {
-      const include = this.parseSingleInclude(target, query);
-      const relatedId = definition.id(parent);
-      const record =
-        relatedId === null
-          ? null
-          : await finders.findOne(principal, String(relatedId));
-      if (!record)
-        return {
-          jsonapi: JSON_API_VERSION,
-          links: { self: this.url(path) },
-          data: null,
-        };
-      const document = await this.single(target, record, principal, include);
-      document.links.self = this.url(path);
-      return document;
-    }
-    const listQuery = this.parseList(target, query);
-    if (definition.kind === 'ids') {
-      const all = await finders.findMany(
-        principal,
-        definition.ids(parent).map(String),
-      );
-      const start = (listQuery.page.number - 1) * listQuery.page.size;
-      const records = all.slice(start, start + listQuery.page.size);
-      return this.list(
-        target,
-        { records, total: all.length },
-        listQuery,
-        principal,
-        path,
-      );
-    }
-    listQuery.filters[definition.filter] = Number(id);
-    const page = await finders.findPage(principal, listQuery);
-    delete listQuery.filters[definition.filter];
-    return this.list(target, page, listQuery, principal, path);
-  }
-
-  /** GET /v1/{type}/{id}/relationships/{relationship}: linkage only. */
-  async linkage(
-    type: string,
-    id: string,
-    relationship: string,
-    principal: Principal,
-  ): Promise<LinkageDocument> {
-    const { parent, definition, target, finders } =
-      await this.resolveRelationship(type, id, relationship, principal);
-    const links = {
-      self: this.url(`${type}/${id}/relationships/${relationship}`),
-      related: this.url(`${type}/${id}/${relationship}`),
-    };
-    if (definition.kind === 'one') {
-      const relatedId = definition.id(parent);
-      const record =
-        relatedId === null
-          ? null
-          : await finders.findOne(principal, String(relatedId));
-      return {
-        jsonapi: JSON_API_VERSION,
-        links,
-        data: record ? { type: target.type, id: target.id(record) } : null,
-      };
-    }
-    const records =
-      definition.kind === 'ids'
-        ? await finders.findMany(principal, definition.ids(parent).map(String))
-        : await finders.findByFilter(principal, definition.filter, [
-            Number(id),
-          ]);
-    return {
-      jsonapi: JSON_API_VERSION,
-      links,
-      data: records.map((record) => ({
-        type: target.type,
-        id: target.id(record),
-      })),
-    };
-  }
-
   /** `include` on a single-record read; nothing else is accepted there. */
   parseSingleInclude<T>(resource: ResourceType<T>, query: RawQuery): string[] {
     return this.parseList(resource, pickInclude(query)).include;
-  }
-
-  private async resolveRelationship(
-    type: string,
-    id: string,
-    relationship: string,
-    principal: Principal,
-  ) {
-    const resource = this.types.get(type);
-    const definition = resource?.serializer.relationships[relationship];
-    if (!resource || !definition)
-      throw AppError.notFound('The requested resource does not exist.');
-    const parent = await resource.finders.findOne(principal, id);
-    if (!parent) throw AppError.notFound();
-    // A relationship to a type whose module is not loaded still renders its
-    // links; following them finds nothing rather than failing.
-    const target = this.types.get(definition.type);
-    if (!target)
-      throw AppError.notFound('The requested resource does not exist.');
-    return {
-      parent,
-      definition,
-      target: target.serializer,
-      finders: target.finders,
-    };
   }
 
   /**
@@ -460,7 +342,7 @@ export class JsonApi implements ResourceObjects {
       const relatedObjects = related.map((record) =>
         this.resourceObject(target, record),
       );
-      const linkage = this.linkageOf(resource, definition, relatedObjects);
+      const linkage = linkageOf(resource, definition, relatedObjects);
       records.forEach((record, index) => {
         objects[index].relationships![name].data = linkage(record);
       });
@@ -470,41 +352,6 @@ export class JsonApi implements ResourceObjects {
       }
     }
     return [...included.values()];
-  }
-
-  /** Each parent's linkage to the related objects loaded for an include. */
-  private linkageOf<T>(
-    resource: ResourceRenderer<T>,
-    definition: Relationship<T>,
-    related: ResourceObject[],
-  ): (record: T) => ResourceIdentifier | ResourceIdentifier[] | null {
-    if (definition.kind === 'one') {
-      const visible = new Set(related.map((object) => object.id));
-      return (record) => {
-        const relatedId = definition.id(record);
-        return relatedId !== null && visible.has(String(relatedId))
-          ? { type: definition.type, id: String(relatedId) }
-          : null;
-      };
-    }
-    if (definition.kind === 'ids') {
-      const visible = new Set(related.map((object) => object.id));
-      return (record) =>
-        definition
-          .ids(record)
-          .map(String)
-          .filter((relatedId) => visible.has(relatedId))
-          .map((relatedId) => ({ type: definition.type, id: relatedId }));
-    }
-    const byParent = new Map<string, ResourceIdentifier[]>();
-    for (const object of related) {
-      const owner = String(object.attributes[definition.filter]);
-      byParent.set(owner, [
-        ...(byParent.get(owner) ?? []),
-        { type: object.type, id: object.id },
-      ]);
-    }
-    return (record) => byParent.get(resource.id(record)) ?? [];
   }
 
   private pageLink(

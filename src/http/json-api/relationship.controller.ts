@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import type { RawQuery } from '../../common/list-query';
 import type { Principal } from '../../common/principal';
 import { CurrentPrincipal } from '../auth/principal';
-import { JsonApi } from './json-api.service';
+import { RelationshipDocuments } from './relationship-documents';
 
 /**
  * The `related` and `self` links every relationship advertises, served for
@@ -11,7 +11,7 @@ import { JsonApi } from './json-api.service';
  */
 @Controller('v1/:type/:id')
 export class RelationshipController {
-  constructor(private readonly jsonApi: JsonApi) {}
+  constructor(private readonly documents: RelationshipDocuments) {}
 
   @Get('relationships/:relationship')
   linkage(
@@ -20,7 +20,7 @@ export class RelationshipController {
     @Param('id') id: string,
     @Param('relationship') relationship: string,
   ) {
-    return this.jsonApi.linkage(type, id, relationship, principal);
+    return this.documents.linkage(type, id, relationship, principal);
   }
 
   @Get(':relationship')
@@ -31,6 +31,6 @@ export class RelationshipController {
     @Param('relationship') relationship: string,
     @Query() query: RawQuery,
   ) {
-    return this.jsonApi.related(type, id, relationship, principal, query);
+    return this.documents.related(type, id, relationship, principal, query);
   }
 }

@@ -1,5 +1,5 @@
 import { parseDurationList } from '../../common/durations';
-import { DEFAULT_DUNNING_SCHEDULE } from '../../config/app-config';
+import { DEFAULT_DUNNING_SCHEDULE } from '../../config/environment';
 import { nextRetryAt, renewalChargeKey } from './dunning';
 
 describe('dunning schedule', () => {

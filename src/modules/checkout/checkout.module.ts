@@ -15,6 +15,7 @@ import { CheckoutSerializer } from './checkout.serializer';
 import { CheckoutService } from './checkout.service';
 import { HostedCheckoutController } from './hosted-checkout.controller';
 import { HostedCheckoutService } from './hosted-checkout.service';
+import { ReceiptPageService } from './receipt-page.service';
 import { PurchaseExtensions } from './purchase-extension';
 import { PurchaseService } from './purchase.service';
 import { PurchaseSettlement } from './purchase-settlement';
@@ -48,6 +49,7 @@ import { registerResources } from '../../http/json-api/resource';
     SubmissionTokens,
     PurchaseExtensions,
     HostedCheckoutService,
+    ReceiptPageService,
     registerResources({
       type: 'checkouts',
       serializer: CheckoutSerializer,

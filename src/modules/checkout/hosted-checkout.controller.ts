@@ -10,14 +10,13 @@ import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { OrderSerializer } from '../order/order.serializer';
 import { isCardDeclined } from '../payment/payment.errors';
-import {
-  HostedCheckoutService,
-  HostedResponse,
-} from './hosted-checkout.service';
+import { HostedCheckoutService } from './hosted-checkout.service';
+import { errorPage, HostedResponse } from './hosted-pages';
 import { CheckoutErrors } from './checkout.errors';
 import { STRIPE_PAGE_CSP } from './checkout-page-stripe';
 import { HostedPaymentService } from './hosted-payment.service';
 import { isObject } from './purchase-input';
+import { ReceiptPageService } from './receipt-page.service';
 
 // Pages are self-contained: inline styles, images from anywhere, no scripts
 // (pages with Stripe's Payment Element: STRIPE_PAGE_CSP).
@@ -38,6 +37,7 @@ const CSP =
 export class HostedCheckoutController {
   constructor(
     private readonly hosted: HostedCheckoutService,
+    private readonly receipts: ReceiptPageService,
     private readonly hostedPayments: HostedPaymentService,
     private readonly purchaseLimits: PurchaseLimiter,
     private readonly jsonApi: JsonApi,
@@ -110,7 +110,7 @@ export class HostedCheckoutController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     return this.respond(reply, () =>
-      this.hosted.receipt(identifier, request.url),
+      this.receipts.receipt(identifier, request.url),
     );
   }
 
@@ -150,7 +150,7 @@ export class HostedCheckoutController {
       return await work();
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return this.hosted.errorPage(error);
+      return errorPage(error);
     }
   }
 

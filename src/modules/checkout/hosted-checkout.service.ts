@@ -1,15 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { formatMoney, toMajorUnits } from '../../common/money';
 import { SignedUrls } from '../../common/signed-urls.service';
-import { formatFileSize } from '../catalog/catalog-format';
-import { DeliveryService } from '../delivery/delivery.service';
-import { CustomerService } from '../customer/customer.service';
-import { OrderView } from '../order/order.repository';
-import { ReceiptExtras } from '../order/receipt-extras';
 import { OrderService } from '../order/order.service';
-import { orderStatusLabel } from '../order/order-status';
 import { cardDeclined } from '../payment/payment.errors';
 import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
 import { toStripeAmount } from '../payment/stripe-amounts';
@@ -20,14 +14,10 @@ import {
   PageTotals,
   plainText,
   renderCheckoutPage,
-  renderMessagePage,
-  renderReceiptPage,
 } from './checkout-page';
-import { CheckoutRepository } from './checkout.repository';
-import { receiptSections } from './receipt-sections';
+import { HostedPage, HostedResponse, pageTotals } from './hosted-pages';
 import { checkoutTerms } from './checkout-terms';
 import { CheckoutService } from './checkout.service';
-import { Totals } from './pricing';
 import {
   formInput,
   isObject,
@@ -37,26 +27,6 @@ import {
 import { Offer, PurchaseService, Quote } from './purchase.service';
 import { buyerSetsPrice, unitPriceOf } from './unit-price';
 import { CheckoutErrors } from './checkout.errors';
-
-/**
- * A page; `declined` marks the form's answer to a declined card, `stripe`
- * a page that runs Stripe.js (its Content-Security-Policy allows it).
- */
-export type HostedPage = {
-  kind: 'html';
-  status: number;
-  html: string;
-  declined?: boolean;
-  stripe?: boolean;
-};
-
-export type HostedResponse =
-  | HostedPage
-  | { kind: 'redirect'; location: string }
-  /** The JSON purchase's order, rendered as a JSON:API document by the controller. */
-  | { kind: 'order'; order: OrderView }
-  /** A plain JSON answer (the Stripe page's script). */
-  | { kind: 'json'; body: unknown };
 
 /** How the Payment Element is set up for a quote: a payment, a card saved for later, or none. */
 function elementsOf(quote: Quote): StripeElementsModel | null {
@@ -78,38 +48,19 @@ function elementsOf(quote: Quote): StripeElementsModel | null {
   };
 }
 
-function pageTotals(totals: Totals): PageTotals {
-  const money = (cents: number) => formatMoney(cents, totals.currency);
-  return {
-    subtotal: money(totals.subtotal),
-    discount: totals.discountTotal > 0 ? money(totals.discountTotal) : null,
-    setupFee: totals.setupFee > 0 ? money(totals.setupFee) : null,
-    tax: totals.taxName !== null ? money(totals.tax) : null,
-    taxLabel: totals.taxName
-      ? `${totals.taxName} ${totals.taxRate}%${totals.taxInclusive ? ' (included)' : ''}`
-      : 'Tax',
-    total: money(totals.total),
-  };
-}
-
 /**
- * The hosted checkout: its page, its form and JSON submissions, and the
- * receipt page. Only signed URLs and variants' public UUIDs lead here.
+ * The hosted checkout: its page and its form and JSON submissions (the
+ * receipt page is ReceiptPageService's). Only signed URLs and variants'
+ * public UUIDs lead here.
  */
 @Injectable()
 export class HostedCheckoutService {
-  private readonly logger = new Logger('HostedCheckout');
-
   constructor(
     private readonly checkouts: CheckoutService,
-    private readonly repository: CheckoutRepository,
     private readonly purchases: PurchaseService,
     private readonly orders: OrderService,
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
-    private readonly delivery: DeliveryService,
-    private readonly extras: ReceiptExtras,
-    private readonly customers: CustomerService,
     private readonly intents: StripeCheckoutIntents,
     private readonly submissions: SubmissionTokens,
   ) {}
@@ -355,113 +306,5 @@ export class HostedCheckoutService {
           : toMajorUnits(unitPriceOf(price), currency),
       minimum: formatMoney(price.minPrice ?? 0, currency),
     };
-  }
-
-  /** The receipt at `urls.receipt`. */
-  async receipt(identifier: string, url: string): Promise<HostedResponse> {
-    const check = this.signedUrls.verify(url);
-    if (check !== 'valid')
-      return this.message(403, 'Link invalid', 'This receipt link is invalid.');
-    const order = await this.orders.findByIdentifier(identifier);
-    if (!order)
-      return this.message(404, 'Not found', 'This order does not exist.');
-    return {
-      kind: 'html',
-      status: 200,
-      html: await this.receiptHtml(order),
-    };
-  }
-
-  private async receiptHtml(order: OrderView): Promise<string> {
-    const checkout = order.checkoutId
-      ? await this.repository.findById(order.checkoutId)
-      : null;
-    const store = await this.repository.storeName(order.storeId);
-    const options = checkout?.productOptions;
-    const item = order.firstItem;
-    const totals = pageTotals({
-      currency: order.currency,
-      currencyRate: order.currencyRate,
-      subtotal: order.subtotal,
-      discountTotal: order.discountTotal,
-      setupFee: order.setupFee,
-      tax: order.tax,
-      total: order.total,
-      subtotalUsd: order.subtotalUsd,
-      discountTotalUsd: order.discountTotalUsd,
-      setupFeeUsd: order.setupFeeUsd,
-      taxUsd: order.taxUsd,
-      totalUsd: order.totalUsd,
-      taxName: order.taxName,
-      taxRate: order.taxRate,
-      taxInclusive: order.taxInclusive,
-    });
-    const failed = order.status === 'failed';
-    // Fresh links on every view: they expire, the page does not.
-    const downloads = await this.delivery.orderDownloads(order.id);
-    const extras = failed ? '' : await this.receiptExtras(order);
-    return renderReceiptPage({
-      storeName: store ?? '',
-      orderNumber: order.orderNumber,
-      status: orderStatusLabel(order.status),
-      email: order.userEmail,
-      productName: item?.productName ?? '',
-      variantName: item?.variantName ?? '',
-      quantity: item?.quantity ?? 1,
-      totals,
-      taxNote: order.taxNote,
-      title: failed
-        ? 'Payment failed'
-        : options?.confirmation_title || 'Thanks for your order!',
-      message: failed
-        ? 'The payment was declined; nothing was charged.'
-        : options?.receipt_thank_you_note ||
-          options?.confirmation_message ||
-          'Your purchase was successful.',
-      button:
-        options?.receipt_link_url && !failed
-          ? {
-              text: options.receipt_button_text || 'Continue',
-              url: options.receipt_link_url,
-            }
-          : null,
-      createdAt: order.createdAt.toISOString().slice(0, 10),
-      downloads: downloads.map((download) => ({
-        name: download.name,
-        url: download.url,
-        size: formatFileSize(download.size),
-        remaining:
-          download.downloadLimit === null
-            ? null
-            : Math.max(0, download.downloadLimit - download.downloadsUsed),
-      })),
-      extras,
-    });
-  }
-
-  /** License keys in full, terms, the invoice and a portal link for every buyer. */
-  private async receiptExtras(order: OrderView): Promise<string> {
-    const [licenseKeys, terms, invoiceUrl] = await Promise.all([
-      this.extras.licenseKeys(order),
-      this.extras.terms(order),
-      this.extras.invoiceUrl(order),
-    ]);
-    return receiptSections({
-      licenseKeys,
-      terms,
-      invoiceUrl,
-      portalUrl: this.customers.portalLink(order.customerId),
-    });
-  }
-
-  message(status: number, title: string, message: string): HostedResponse {
-    return { kind: 'html', status, html: renderMessagePage(title, message) };
-  }
-
-  /** An AppError met before a page could be built (unknown checkout, bad link). */
-  errorPage(error: AppError): HostedResponse {
-    this.logger.debug(`Hosted checkout refused: ${error.message}`);
-    const title = error.status === 404 ? 'Not found' : 'Unavailable';
-    return this.message(error.status, title, error.message);
   }
 }

@@ -11,10 +11,8 @@ import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
 import { CHECKOUT_PATH } from './checkout.serializer';
 import { CheckoutService } from './checkout.service';
 import { CheckoutErrors } from './checkout.errors';
-import {
-  HostedCheckoutService,
-  HostedResponse,
-} from './hosted-checkout.service';
+import { HostedCheckoutService } from './hosted-checkout.service';
+import { HostedResponse, messagePage } from './hosted-pages';
 import { Body, formInput } from './purchase-input';
 import { Offer, PurchaseService } from './purchase.service';
 import { SubmissionTokens } from './submission-tokens';
@@ -128,18 +126,10 @@ export class HostedPaymentService {
     url: string,
   ): Promise<HostedResponse & { declined?: boolean }> {
     if (this.signedUrls.verify(withoutStripeParams(url)) !== 'valid')
-      return this.hosted.message(
-        403,
-        'Link invalid',
-        'This payment link is invalid.',
-      );
+      return messagePage(403, 'Link invalid', 'This payment link is invalid.');
     let order = await this.orders.findByIdentifier(identifier);
     if (!order)
-      return this.hosted.message(
-        404,
-        'Not found',
-        'This order does not exist.',
-      );
+      return messagePage(404, 'Not found', 'This order does not exist.');
     if (order.status === 'pending') {
       const attempt = await this.purchases.intentAttemptOf(order);
       if (attempt?.paymentId && attempt.status === 'pending') {
@@ -155,7 +145,7 @@ export class HostedPaymentService {
     if (order.status === 'paid')
       return { kind: 'redirect', location: this.doneUrl(offer, order) };
     if (order.status === 'pending')
-      return this.hosted.message(
+      return messagePage(
         202,
         'Payment not complete',
         'Your payment has not been completed yet. If you confirmed it, reload this page in a moment; you will not be charged twice.',
@@ -163,7 +153,7 @@ export class HostedPaymentService {
     const reason = order.failureReason ?? 'The payment did not go through.';
     if (!offer)
       return {
-        ...this.hosted.message(402, 'Payment failed', reason),
+        ...messagePage(402, 'Payment failed', reason),
         declined: true,
       };
     const page = await this.hosted.form(

@@ -15,6 +15,7 @@ import { OrderDisputes } from './order-disputes';
 import { OrderReceipts } from './order-receipts';
 import { ReceiptExtras } from './receipt-extras';
 import { OrderItemReader, OrderReader } from './order.reader';
+import { OrderItemRepository } from './order-item.repository';
 import { OrderRepository } from './order.repository';
 import { OrderSerializer } from './order.serializer';
 import { OrderService } from './order.service';
@@ -35,6 +36,7 @@ import { OrderService } from './order.service';
   controllers: [OrderController, OrderItemController],
   providers: [
     OrderRepository,
+    OrderItemRepository,
     OrderReceipts,
     ReceiptExtras,
     OrderService,

@@ -3,6 +3,7 @@ import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { Reader } from '../../common/reader';
 import { OrderItem } from './order-item.entity';
+import { OrderItemRepository } from './order-item.repository';
 import { OrderRepository, OrderView } from './order.repository';
 
 /** How `orders` are found (registered in OrderModule). */
@@ -37,14 +38,14 @@ export class OrderReader implements Reader<OrderView> {
 /** How `order-items` are found (registered in OrderModule). */
 @Injectable()
 export class OrderItemReader implements Reader<OrderItem> {
-  constructor(private readonly orders: OrderRepository) {}
+  constructor(private readonly items: OrderItemRepository) {}
 
   findMany(principal: Principal, ids: number[]): Promise<OrderItem[]> {
-    return this.orders.findItems(principal, ids);
+    return this.items.findVisible(principal, ids);
   }
 
   findPage(principal: Principal, query: ListQuery): Promise<Page<OrderItem>> {
-    return this.orders.findItemPage(principal, query);
+    return this.items.findPage(principal, query);
   }
 
   findByFilter(
@@ -58,6 +59,6 @@ export class OrderItemReader implements Reader<OrderItem> {
       filter !== 'variant_id'
     )
       throw new Error(`order-items cannot be listed by ${filter}`);
-    return this.orders.findItemsBy(principal, filter, values);
+    return this.items.findBy(principal, filter, values);
   }
 }

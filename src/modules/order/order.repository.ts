@@ -35,11 +35,6 @@ const ORDER_FILTERS = [
   'customer_id',
 ] as const;
 
-const ITEM_SORTS: Record<string, string> = {
-  id: 'item.id',
-  created_at: 'item.created_at',
-};
-
 export type OrderView = Order & { firstItem: OrderItem | null };
 
 export interface SalesRow {
@@ -51,8 +46,10 @@ export interface SalesRow {
 }
 
 /**
- * Every query for orders, order items and order numbers. The API's reads of
- * orders are hand-written SQL (EntityRows): they are its hottest lists.
+ * Every query for orders and order numbers, and the order items an order's
+ * changes read (the `order-items` lists are OrderItemRepository's). The
+ * API's reads of orders are hand-written SQL (EntityRows): they are its
+ * hottest lists.
  */
 @Injectable()
 export class OrderRepository {
@@ -338,43 +335,6 @@ export class OrderRepository {
     });
   }
 
-  private visibleItems(principal: Principal) {
-    return scoped(this.items.createQueryBuilder('item'), 'item', principal);
-  }
-
-  findItems(principal: Principal, ids: number[]): Promise<OrderItem[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.visibleItems(principal)
-      .andWhere('item.id IN (:...ids)', { ids })
-      .getMany();
-  }
-
-  findItemPage(
-    principal: Principal,
-    query: ListQuery,
-  ): Promise<Page<OrderItem>> {
-    const builder = this.items.createQueryBuilder('item');
-    for (const filter of ['order_id', 'product_id', 'variant_id'] as const) {
-      if (query.filters[filter] !== undefined) {
-        builder.andWhere(`item.${filter} = :${filter}`, {
-          [filter]: query.filters[filter],
-        });
-      }
-    }
-    return scopedListPage(builder, 'item', ITEM_SORTS, query, principal);
-  }
-
-  findItemsBy(
-    principal: Principal,
-    filter: 'order_id' | 'product_id' | 'variant_id',
-    values: FilterValue[],
-  ): Promise<OrderItem[]> {
-    return this.visibleItems(principal)
-      .andWhere(`item.${filter} IN (:...values)`, { values })
-      .orderBy('item.id', 'ASC')
-      .getMany();
-  }
-
   /**
    * Sales figures in USD cents: paid orders, partly refunded ones included
    * (net of their refunds), all time and the last 30 days.
@@ -425,7 +385,6 @@ export class OrderRepository {
     return new Map(rows.map((r) => [r.customer_id, Number(r.revenue)]));
   }
 
-  /** A customer's orders, newest first, for the customer portal. */
   /** A customer's orders, newest first; failed payment attempts left out. */
   async ofCustomer(customerId: number, limit: number): Promise<OrderView[]> {
     const orders = await this.orders.find({

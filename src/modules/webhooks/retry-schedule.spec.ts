@@ -1,5 +1,5 @@
 import { parseDurationList } from '../../common/durations';
-import { DEFAULT_WEBHOOK_RETRY_DELAYS } from '../../config/app-config';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS } from '../../config/environment';
 import { retryDelayMs } from './retry-schedule';
 
 describe('retry schedule', () => {
