@@ -36,7 +36,7 @@ const EXCEPTIONS: Record<string, string> = {
   // settled by id (in the request or by the sweeper acting for every store).
   'PaymentAttemptRepository.insertOrFind': HELD,
   'PaymentAttemptRepository.lock': HELD,
-  'PaymentAttemptRepository.save': HELD,
+  'PaymentAttemptRepository.settle': HELD,
   'PaymentAttemptRepository.pendingRefunds': HELD,
   'PaymentAttemptRepository.findStale': SYSTEM,
   // Stripe's events: stored for the store whose signing secret verified
@@ -147,6 +147,7 @@ const EXCEPTIONS: Record<string, string> = {
   'OrderRepository.insertOrder': HELD,
   'OrderRepository.insertItems': HELD,
   'OrderRepository.saveOrder': HELD,
+  'OrderRepository.settle': HELD,
   'OrderRepository.findByIdentifier': LINK,
   'OrderRepository.withFirstItems': HELD,
   'OrderRepository.itemsOf': HELD,

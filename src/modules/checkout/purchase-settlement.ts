@@ -23,7 +23,7 @@ import { PurchaseExtensions } from './purchase-extension';
 export const PURCHASE = 'purchase';
 
 /** What a purchase's settlement needs beside the order. */
-interface PurchaseRecords {
+export interface PurchaseRecords {
   store: Store;
   customer: Customer;
   product: Product;

@@ -9,6 +9,7 @@ import { setupFeeAtSignup, unitPriceAtSignup } from '../catalog/signup-charge';
 import { Variant } from '../catalog/variant.entity';
 import { ExchangeRates, UsdRate } from '../currency/exchange-rates.service';
 import { CustomerService } from '../customer/customer.service';
+import { Customer } from '../customer/customer.entity';
 import { AppliedDiscount, DiscountService } from '../discount/discount.service';
 import { Order } from '../order/order.entity';
 import { OrderView } from '../order/order.repository';
@@ -26,7 +27,7 @@ import { PurchaseExtensions } from './purchase-extension';
 import { buyerOf, PurchaseInput } from './purchase-input';
 import { chosenUnitPrice, MAX_CENTS } from './unit-price';
 import { CheckoutErrors } from './checkout.errors';
-import { PURCHASE } from './purchase-settlement';
+import { PURCHASE, PurchaseRecords } from './purchase-settlement';
 import {
   cardNumberRequired,
   hostedPaymentRequired,
@@ -238,7 +239,19 @@ export class PurchaseService {
       },
     );
     if (!begun.attempt) return { status: 'paid', order: begun.order };
-    const outcome = await this.attempts.complete(begun.attempt);
+    // The settlement's records are the ones this purchase was priced with.
+    const records: PurchaseRecords = {
+      store: offer.target.store,
+      customer: begun.customer,
+      product: offer.target.product,
+      variant: begun.quote.variant,
+      price: begun.quote.price,
+      checkout: offer.checkout,
+    };
+    const outcome = await this.attempts.complete(begun.attempt, {
+      gateway,
+      prepared: records,
+    });
     const order = (await this.orders.findByIdentifier(identifier))!;
     if (outcome.status === 'declined')
       return { status: 'declined', order, reason: outcome.reason };
@@ -258,7 +271,12 @@ export class PurchaseService {
     input: PurchaseInput,
     identifier: string,
     method: PaymentMethod | 'intent' | null,
-  ): Promise<{ order: OrderView; attempt: PaymentAttempt | null }> {
+  ): Promise<{
+    order: OrderView;
+    attempt: PaymentAttempt | null;
+    customer: Customer;
+    quote: Quote;
+  }> {
     const buyer = buyerOf(input);
     // VIES (online mode) is asked here, never inside the transaction.
     const numberCheck = await this.taxes.verify(
@@ -362,7 +380,7 @@ export class PurchaseService {
           customData: order.customData,
           payment: null,
         });
-        return { order, attempt: null };
+        return { order, attempt: null, customer, quote };
       }
       const attempt = await this.attempts.begin(manager, {
         idempotencyKey: identifier,
@@ -377,7 +395,7 @@ export class PurchaseService {
         description: `${store.name}: ${product.name}`,
       });
       await this.orders.assignNumber(manager, order);
-      return { order, attempt };
+      return { order, attempt, customer, quote };
     });
   }
 

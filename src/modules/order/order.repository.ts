@@ -136,6 +136,20 @@ export class OrderRepository {
     return manager.getRepository(Order).save(order);
   }
 
+  /**
+   * A settlement's change of a locked order, in one UPDATE (`save` would
+   * read the row back first to find what changed).
+   */
+  async settle(
+    manager: EntityManager,
+    order: Order,
+    changes: Pick<Order, 'status' | 'updatedAt'> &
+      Partial<Pick<Order, 'paymentReference' | 'failureReason'>>,
+  ): Promise<void> {
+    await manager.getRepository(Order).update(order.id, changes);
+    Object.assign(order, changes);
+  }
+
   private visible(principal: Principal, manager?: EntityManager) {
     return scoped(
       (manager ? manager.getRepository(Order) : this.orders).createQueryBuilder(

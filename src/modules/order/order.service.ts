@@ -189,9 +189,11 @@ export class OrderService implements OnModuleInit {
     reason: string,
     now: Date,
   ): Promise<void> {
-    Object.assign(order, { status: 'failed', failureReason: reason });
-    order.updatedAt = now;
-    await this.orders.saveOrder(manager, order);
+    await this.orders.settle(manager, order, {
+      status: 'failed',
+      failureReason: reason,
+      updatedAt: now,
+    });
   }
 
   /** A pending order's payment went through: it is `paid`, with `order_created`. */
@@ -201,9 +203,11 @@ export class OrderService implements OnModuleInit {
     paymentId: string,
     now: Date,
   ): Promise<void> {
-    Object.assign(order, { status: 'paid', paymentReference: paymentId });
-    order.updatedAt = now;
-    await this.orders.saveOrder(manager, order);
+    await this.orders.settle(manager, order, {
+      status: 'paid',
+      paymentReference: paymentId,
+      updatedAt: now,
+    });
     await this.outbox.record(manager, {
       name: 'order_created',
       storeId: order.storeId,

@@ -20,13 +20,16 @@ export class PaymentAttemptRepository {
     manager: EntityManager,
     fields: Omit<PaymentAttempt, 'id'>,
   ): Promise<PaymentAttempt> {
-    await manager
+    const inserted = await manager
       .createQueryBuilder()
       .insert()
       .into(PaymentAttempt)
       .values(fields)
       .orIgnore()
+      .returning(['id'])
       .execute();
+    const row = (inserted.raw as { id: number }[])[0];
+    if (row) return Object.assign(new PaymentAttempt(), fields, { id: row.id });
     return manager
       .getRepository(PaymentAttempt)
       .findOneByOrFail({ idempotencyKey: fields.idempotencyKey });
@@ -41,8 +44,14 @@ export class PaymentAttemptRepository {
       .getOne();
   }
 
-  save(manager: EntityManager, attempt: PaymentAttempt): Promise<unknown> {
-    return manager.getRepository(PaymentAttempt).save(attempt);
+  /** A locked attempt's outcome, in one UPDATE. */
+  async settle(
+    manager: EntityManager,
+    attempt: PaymentAttempt,
+    changes: Pick<PaymentAttempt, 'status' | 'outcome' | 'updatedAt'>,
+  ): Promise<void> {
+    await manager.getRepository(PaymentAttempt).update(attempt.id, changes);
+    Object.assign(attempt, changes);
   }
 
   /** Minor units that pending refunds of a record may still give back. */

@@ -13,6 +13,7 @@ import {
   PaymentAttemptKind,
   PaymentOutcome,
 } from './payment-attempt.entity';
+import type { PaymentGateway } from './payment-gateway';
 import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentGateways } from './payment-gateways';
 import {
@@ -173,15 +174,22 @@ export class PaymentAttempts {
    * Calls the processor (no transaction open) and settles the attempt.
    * Throws 503 when the processor cannot be reached: the attempt stays
    * pending for the sweeper. A request the processor refused settles as
-   * `failed` and throws its error.
+   * `failed` and throws its error. `given` is what the caller already holds,
+   * so that it is not read again: the gateway it chose for the attempt's
+   * store and the settler's `prepare` result (a purchase's offer and
+   * customer); the sweeper's replays read both.
    */
-  async complete(attempt: PaymentAttempt): Promise<PaymentOutcome> {
+  async complete(
+    attempt: PaymentAttempt,
+    given: { gateway?: PaymentGateway; prepared?: unknown } = {},
+  ): Promise<PaymentOutcome> {
     if (attempt.kind === 'intent')
       throw new Error(
         `Payment attempt ${attempt.id} is confirmed in the browser: settle it with settleIntent`,
       );
-    const outcome = attempt.outcome ?? (await this.call(attempt));
-    await this.record(attempt, outcome);
+    const outcome =
+      attempt.outcome ?? (await this.call(attempt, given.gateway));
+    await this.record(attempt, outcome, given.prepared);
     if (outcome.status === 'failed') throw paymentFailed(outcome);
     return outcome;
   }
@@ -275,16 +283,19 @@ export class PaymentAttempts {
   private async record(
     attempt: PaymentAttempt,
     outcome: PaymentOutcome,
+    given?: unknown,
   ): Promise<void> {
     const settler = this.settlerOf(attempt.purpose);
-    const prepared = await settler.prepare?.(attempt);
+    const prepared =
+      given !== undefined ? given : await settler.prepare?.(attempt);
     await this.transactions.run(async (manager) => {
       const locked = await this.attempts.lock(manager, attempt.id);
       if (!locked || locked.status !== 'pending') return;
-      locked.status = outcome.status;
-      locked.outcome = outcome;
-      locked.updatedAt = this.clock.now();
-      await this.attempts.save(manager, locked);
+      await this.attempts.settle(manager, locked, {
+        status: outcome.status,
+        outcome,
+        updatedAt: this.clock.now(),
+      });
       await settler.settle(manager, locked, outcome, prepared);
     });
   }
@@ -353,7 +364,10 @@ export class PaymentAttempts {
     return settler;
   }
 
-  private async call(attempt: PaymentAttempt): Promise<PaymentOutcome> {
+  private async call(
+    attempt: PaymentAttempt,
+    storeGateway?: PaymentGateway,
+  ): Promise<PaymentOutcome> {
     try {
       if (attempt.kind === 'refund') {
         const gateway = await this.gateways.forPayment(
@@ -369,10 +383,9 @@ export class PaymentAttempts {
         });
         return { status: 'succeeded', paymentId: refundId, method: null };
       }
-      const gateway = await this.gateways.forStore(
-        attempt.storeId,
-        attempt.testMode,
-      );
+      const gateway =
+        storeGateway ??
+        (await this.gateways.forStore(attempt.storeId, attempt.testMode));
       const result = await gateway.charge({
         reference: attempt.idempotencyKey,
         amount: attempt.amount,
