@@ -6,19 +6,11 @@ export type EcbBehaviour =
   { kind: 'down' } | { kind: 'hang' } | { kind: 'document'; body: string };
 
 /**
- * A local stand-in for the ECB's eurofxref-daily.xml: the real document's
- * shape (single-quoted attributes, the gesmes envelope), with test figures.
+ * The ECB's eurofxref-daily.xml around `cubes` (its `<Cube currency rate/>`
+ * lines as given, malformed ones included): the real document's shape,
+ * single-quoted attributes and the gesmes envelope.
  */
-export function ecbDocument(
-  time: string,
-  quotes: Record<string, string>,
-): string {
-  const cubes = Object.entries(quotes)
-    .map(
-      ([currency, rate]) =>
-        `\t\t\t<Cube currency='${currency}' rate='${rate}'/>`,
-    )
-    .join('\n');
+export function ecbEnvelope(time: string, cubes: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
 \t<gesmes:subject>Reference rates</gesmes:subject>
@@ -32,6 +24,22 @@ ${cubes}
 \t</Cube>
 </gesmes:Envelope>
 `;
+}
+
+/** The stand-in's document: test figures in the real document's shape. */
+export function ecbDocument(
+  time: string,
+  quotes: Record<string, string>,
+): string {
+  return ecbEnvelope(
+    time,
+    Object.entries(quotes)
+      .map(
+        ([currency, rate]) =>
+          `\t\t\t<Cube currency='${currency}' rate='${rate}'/>`,
+      )
+      .join('\n'),
+  );
 }
 
 export async function startEcbStandIn() {

@@ -38,6 +38,19 @@ export async function ownerOf(
   return { userId: row.user_id, apiKeyId: 0, testMode: row.test_mode ?? true };
 }
 
+/** The owner of a store, acting on its settings (which no mode scopes). */
+export function storeOwner(
+  query: CommandContext['query'],
+  id: number,
+): Promise<Principal> {
+  return ownerOf(
+    query,
+    'store',
+    'SELECT user_id FROM stores WHERE id = $1',
+    id,
+  );
+}
+
 /** A JSON:API document from a file, as a request body would carry it. */
 export function readDocument(file: string): unknown {
   let text: string;

@@ -1,5 +1,5 @@
 import { Command, integer, required, UsageError } from '../command';
-import { application, timestamp, filterBy } from './shared';
+import { application, filterBy, storeOwner, timestamp } from './shared';
 
 /** Stores: creation, listing, payment and mail settings. */
 export const STORES_COMMANDS: Record<string, Command> = {
@@ -182,11 +182,7 @@ export const STORES_COMMANDS: Record<string, Command> = {
     example: 'stores:tax --store 1 --inclusive yes --registrations DE,EU,GB',
     async run(values, { app, query }) {
       const id = integer(values, 'store');
-      const [owner] = await query<{ user_id: number }>(
-        `SELECT user_id FROM stores WHERE id = $1`,
-        [id],
-      );
-      if (!owner) throw new UsageError(`There is no store ${id}`);
+      const owner = await storeOwner(query, id);
       const inclusive = values.inclusive as string | undefined;
       const registrations = values.registrations as string | undefined;
       const inclusiveValues: Record<string, boolean | null> = {
@@ -198,20 +194,16 @@ export const STORES_COMMANDS: Record<string, Command> = {
         throw new UsageError('--inclusive takes yes, no or default');
       if (inclusive !== undefined || registrations !== undefined) {
         const { StoreService } = await application();
-        await (
-          await app()
-        )
-          .get(StoreService)
-          .update({ userId: owner.user_id, apiKeyId: 0, testMode: false }, id, {
-            taxInclusive:
-              inclusive === undefined ? undefined : inclusiveValues[inclusive],
-            taxRegistrations:
-              registrations === undefined
-                ? undefined
-                : registrations.trim()
-                  ? registrations.split(',')
-                  : null,
-          });
+        await (await app()).get(StoreService).update(owner, id, {
+          taxInclusive:
+            inclusive === undefined ? undefined : inclusiveValues[inclusive],
+          taxRegistrations:
+            registrations === undefined
+              ? undefined
+              : registrations.trim()
+                ? registrations.split(',')
+                : null,
+        });
       }
       const [store] = await query<{
         country: string;
@@ -256,11 +248,7 @@ export const STORES_COMMANDS: Record<string, Command> = {
     example: 'stores:mail --store 1 --from "Ann <ann@example.com>"',
     async run(values, { app, query }) {
       const id = integer(values, 'store');
-      const [owner] = await query<{ user_id: number }>(
-        `SELECT user_id FROM stores WHERE id = $1`,
-        [id],
-      );
-      if (!owner) throw new UsageError(`There is no store ${id}`);
+      const owner = await storeOwner(query, id);
       const from = values.from as string | undefined;
       const replyTo = values['reply-to'] as string | undefined;
       const disable = values.disable as string | undefined;
@@ -270,21 +258,17 @@ export const STORES_COMMANDS: Record<string, Command> = {
         disable !== undefined
       ) {
         const { StoreService } = await application();
-        await (
-          await app()
-        )
-          .get(StoreService)
-          .update({ userId: owner.user_id, apiKeyId: 0, testMode: false }, id, {
-            mailFrom: from === undefined ? undefined : from || null,
-            mailReplyTo: replyTo === undefined ? undefined : replyTo || null,
-            mailDisabledKinds:
-              disable === undefined
-                ? undefined
-                : disable
-                    .split(',')
-                    .map((kind) => kind.trim())
-                    .filter(Boolean),
-          });
+        await (await app()).get(StoreService).update(owner, id, {
+          mailFrom: from === undefined ? undefined : from || null,
+          mailReplyTo: replyTo === undefined ? undefined : replyTo || null,
+          mailDisabledKinds:
+            disable === undefined
+              ? undefined
+              : disable
+                  .split(',')
+                  .map((kind) => kind.trim())
+                  .filter(Boolean),
+        });
       }
       const [store] = await query<{
         mail_from: string | null;

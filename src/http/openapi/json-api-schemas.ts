@@ -4,6 +4,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger';
 import { JSON_API_MEDIA_TYPE } from '../json-api/document';
+import type { OperationDoc } from './openapi-contribution';
 import { exact, int, nullable, str, url } from './schema';
 
 /** `license-keys` → `LicenseKeys`: the prefix of a resource type's component names. */
@@ -69,6 +70,50 @@ export function htmlResponse(description: string): ResponseObject {
   return {
     description,
     content: { 'text/html': { schema: { type: 'string' } } },
+  };
+}
+
+/** What every hosted page may answer instead: 429, or an HTML error page. */
+export const htmlRefusals = {
+  '429': responseRef('HtmlTooManyRequests'),
+  default: responseRef('HtmlRefusal'),
+};
+
+/**
+ * A hosted page's operation (a signed link; HTML, no API key): 200 with
+ * the page unless `responses` says otherwise, and the refusals. `form` names
+ * the string fields a POST takes, as a form or as JSON.
+ */
+export function hostedPage(
+  summary: string,
+  options: {
+    description?: string;
+    form?: string[];
+    responses?: Record<string, ResponseObject | ReferenceObject>;
+  } = {},
+): OperationDoc {
+  const fields = exact(
+    Object.fromEntries((options.form ?? []).map((name) => [name, str()])),
+  );
+  return {
+    summary,
+    ...(options.description ? { description: options.description } : {}),
+    tags: ['Hosted pages'],
+    ...(options.form
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/x-www-form-urlencoded': { schema: fields },
+              'application/json': { schema: fields },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      ...(options.responses ?? { '200': responseRef('HtmlPage') }),
+      ...htmlRefusals,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  hostedPage,
   jsonApiResponse,
   metaDocument,
 } from '../../http/openapi/json-api-schemas';
@@ -156,114 +157,34 @@ export const billingOpenApi: OpenApiContribution = {
         '500': { $ref: '#/components/responses/InternalError' },
       },
     },
-    'GET /portal/subscriptions/{id}': {
-      summary: 'Subscription portal (signed link)',
-      tags: ['Hosted pages'],
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
-    'POST /portal/subscriptions/{id}/cancel': {
-      summary: 'Cancel at the end of the period from the portal (signed link)',
-      tags: ['Hosted pages'],
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
-    'POST /portal/subscriptions/{id}/resume': {
-      summary: 'Resume a cancelled subscription from the portal (signed link)',
-      tags: ['Hosted pages'],
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
-    'POST /portal/subscriptions/{id}/plan/preview': {
-      summary: 'Price a plan change before confirming it (signed link)',
-      tags: ['Hosted pages'],
-      requestBody: {
-        required: true,
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: exact({ variant_id: str() }),
-          },
-          'application/json': { schema: exact({ variant_id: str() }) },
-        },
-      },
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
-    'POST /portal/subscriptions/{id}/plan': {
-      summary: 'Confirm a plan change from the portal (signed link)',
-      tags: ['Hosted pages'],
-      requestBody: {
-        required: true,
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: exact({ variant_id: str() }),
-          },
-          'application/json': { schema: exact({ variant_id: str() }) },
-        },
-      },
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
-    'POST /portal/subscriptions/{id}/quantity': {
-      summary: 'Change the quantity from the portal (signed link)',
-      tags: ['Hosted pages'],
-      requestBody: {
-        required: true,
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: exact({ quantity: str() }),
-          },
-          'application/json': { schema: exact({ quantity: str() }) },
-        },
-      },
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
-    'GET /portal/subscriptions/{id}/payment-method': {
-      summary: 'Update-payment-method page (signed link)',
-      tags: ['Hosted pages'],
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
-    'POST /portal/subscriptions/{id}/payment-method': {
-      summary: 'Submit a new payment method (signed link)',
-      tags: ['Hosted pages'],
-      requestBody: {
-        required: true,
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: exact({ card_number: str() }),
-          },
-          'application/json': { schema: exact({ card_number: str() }) },
-        },
-      },
-      responses: {
-        '200': { $ref: '#/components/responses/HtmlPage' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
-      },
-    },
+    'GET /portal/subscriptions/{id}': hostedPage(
+      'Subscription portal (signed link)',
+    ),
+    'POST /portal/subscriptions/{id}/cancel': hostedPage(
+      'Cancel at the end of the period from the portal (signed link)',
+    ),
+    'POST /portal/subscriptions/{id}/resume': hostedPage(
+      'Resume a cancelled subscription from the portal (signed link)',
+    ),
+    'POST /portal/subscriptions/{id}/plan/preview': hostedPage(
+      'Price a plan change before confirming it (signed link)',
+      { form: ['variant_id'] },
+    ),
+    'POST /portal/subscriptions/{id}/plan': hostedPage(
+      'Confirm a plan change from the portal (signed link)',
+      { form: ['variant_id'] },
+    ),
+    'POST /portal/subscriptions/{id}/quantity': hostedPage(
+      'Change the quantity from the portal (signed link)',
+      { form: ['quantity'] },
+    ),
+    'GET /portal/subscriptions/{id}/payment-method': hostedPage(
+      'Update-payment-method page (signed link)',
+    ),
+    'POST /portal/subscriptions/{id}/payment-method': hostedPage(
+      'Submit a new payment method (signed link)',
+      { form: ['card_number'] },
+    ),
   },
   notes: {
     'DELETE /v1/subscriptions/{id}': {

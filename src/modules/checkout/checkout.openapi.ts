@@ -2,6 +2,7 @@ import {
   htmlResponse,
   jsonApiResponse,
   ref,
+  htmlRefusals,
 } from '../../http/openapi/json-api-schemas';
 import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
 import {
@@ -217,8 +218,7 @@ export const checkoutOpenApi: OpenApiContribution = {
         '200': htmlResponse(
           'The checkout page. While purchases are paused (too many declined cards) it says so and its Pay button is disabled.',
         ),
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
+        ...htmlRefusals,
       },
     },
     'POST /checkout/{kind}/{id}': {
@@ -249,8 +249,7 @@ export const checkoutOpenApi: OpenApiContribution = {
         '402': htmlResponse(
           'Refused: the checkout page again, with the reason and a fresh form.',
         ),
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
+        ...htmlRefusals,
       },
     },
     'GET /my-orders/{identifier}': {
@@ -259,8 +258,7 @@ export const checkoutOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': htmlResponse('The receipt.'),
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
+        ...htmlRefusals,
       },
     },
   },

@@ -1,21 +1,10 @@
+import { ecbEnvelope } from '../../../test/support/ecb-stand-in';
 import { parseEcbDailyRates } from './ecb-daily-rates';
 import { MalformedRates } from './rate-source';
 
-/** The shape of eurofxref-daily.xml (single-quoted attributes, as the ECB writes them); test figures. */
+/** eurofxref-daily.xml around these cubes (the stand-in's envelope), test figures. */
 function document(cubes: string, time = '2026-11-20'): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
-\t<gesmes:subject>Reference rates</gesmes:subject>
-\t<gesmes:Sender>
-\t\t<gesmes:name>European Central Bank</gesmes:name>
-\t</gesmes:Sender>
-\t<Cube>
-\t\t<Cube time='${time}'>
-${cubes}
-\t\t</Cube>
-\t</Cube>
-</gesmes:Envelope>
-`;
+  return ecbEnvelope(time, cubes);
 }
 
 const quotes = `\t\t\t<Cube currency='USD' rate='1.25'/>

@@ -1,4 +1,7 @@
-import { htmlResponse } from '../../http/openapi/json-api-schemas';
+import {
+  htmlResponse,
+  htmlRefusals,
+} from '../../http/openapi/json-api-schemas';
 import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
 import {
   bool,
@@ -49,8 +52,7 @@ export const customerOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '200': htmlResponse('The portal page.'),
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
+        ...htmlRefusals,
       },
     },
   },

@@ -1,4 +1,7 @@
-import { plainJsonResponse } from '../../http/openapi/json-api-schemas';
+import {
+  plainJsonResponse,
+  htmlRefusals,
+} from '../../http/openapi/json-api-schemas';
 import type {
   OpenApiContribution,
   OperationDoc,
@@ -166,8 +169,7 @@ export const licensingOpenApi: OpenApiContribution = {
       tags: ['Hosted pages'],
       responses: {
         '303': { description: 'Deactivated: back to the customer portal.' },
-        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-        default: { $ref: '#/components/responses/HtmlRefusal' },
+        ...htmlRefusals,
       },
     },
   },

@@ -1,15 +1,13 @@
-import { htmlResponse } from '../../http/openapi/json-api-schemas';
+import {
+  htmlResponse,
+  htmlRefusals,
+} from '../../http/openapi/json-api-schemas';
 import { bool, exact, int, nullable, str, ts } from '../../http/openapi/schema';
 import type {
   OpenApiContribution,
   OperationDoc,
 } from '../../http/openapi/openapi-contribution';
 import { MAIL_KINDS } from './mail-kinds';
-
-const refusals = {
-  '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
-  default: { $ref: '#/components/responses/HtmlRefusal' },
-};
 
 function textPart(summary: string, description: string): OperationDoc {
   return {
@@ -21,7 +19,7 @@ function textPart(summary: string, description: string): OperationDoc {
         description,
         content: { 'text/plain': { schema: { type: 'string' } } },
       },
-      ...refusals,
+      ...htmlRefusals,
     },
   };
 }
@@ -64,19 +62,19 @@ export const mailOpenApi: OpenApiContribution = {
       summary: 'Local mailbox',
       description: `Every recorded e-mail, newest first (the latest 100). ${OUTSIDE_PRODUCTION}`,
       tags: ['Local mailbox'],
-      responses: { '200': htmlResponse('The mailbox page.'), ...refusals },
+      responses: { '200': htmlResponse('The mailbox page.'), ...htmlRefusals },
     },
     'GET /dev/mailbox/{id}': {
       summary: 'A message in the local mailbox',
       description: `Its envelope, status and SMTP reply, with links to its parts. ${OUTSIDE_PRODUCTION}`,
       tags: ['Local mailbox'],
-      responses: { '200': htmlResponse('The message page.'), ...refusals },
+      responses: { '200': htmlResponse('The message page.'), ...htmlRefusals },
     },
     'GET /dev/mailbox/{id}/html': {
       summary: "A message's HTML part",
       description: `As the recipient sees it (no scripts). ${OUTSIDE_PRODUCTION}`,
       tags: ['Local mailbox'],
-      responses: { '200': htmlResponse('The HTML part.'), ...refusals },
+      responses: { '200': htmlResponse('The HTML part.'), ...htmlRefusals },
     },
     'GET /dev/mailbox/{id}/text': textPart(
       "A message's text part",
@@ -91,7 +89,7 @@ export const mailOpenApi: OpenApiContribution = {
       description:
         'A form asking for the e-mail address the buyer bought with; it posts to a signed URL valid for an hour. No API key.',
       tags: ['Hosted pages'],
-      responses: { '200': htmlResponse('The sign-in page.'), ...refusals },
+      responses: { '200': htmlResponse('The sign-in page.'), ...htmlRefusals },
     },
     'POST /portal/sign-in': {
       summary: 'Send a sign-in link (signed form URL)',
@@ -109,7 +107,7 @@ export const mailOpenApi: OpenApiContribution = {
       },
       responses: {
         '200': { $ref: '#/components/responses/HtmlPage' },
-        ...refusals,
+        ...htmlRefusals,
       },
     },
   },
