@@ -14,6 +14,7 @@ import {
 } from '../store/store-sales';
 import { orderStatusLabel } from './order-status';
 import { OrderReceipts } from './order-receipts';
+import { OrderRevenueRepository } from './order-revenue.repository';
 import { OrderRepository } from './order.repository';
 import { ReceiptExtras } from './receipt-extras';
 
@@ -30,6 +31,7 @@ export class OrderSales
 {
   constructor(
     private readonly orders: OrderRepository,
+    private readonly revenue: OrderRevenueRepository,
     private readonly receipts: OrderReceipts,
     private readonly activity: CustomerActivity,
     private readonly storeSales: StoreSalesSources,
@@ -46,14 +48,14 @@ export class OrderSales
     testMode: boolean,
     since: Date,
   ): Promise<Map<number, StoreSales>> {
-    const rows = await this.orders.sales(storeIds, testMode, since);
+    const rows = await this.revenue.sales(storeIds, testMode, since);
     return new Map(rows.map(({ storeId, ...sales }) => [storeId, sales]));
   }
 
   async figures(
     customers: CustomerRef[],
   ): Promise<Map<number, Partial<CustomerFigures>>> {
-    const revenue = await this.orders.revenueByCustomer(
+    const revenue = await this.revenue.revenueByCustomer(
       customers.map((c) => c.id),
     );
     return new Map(

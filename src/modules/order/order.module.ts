@@ -16,6 +16,7 @@ import { OrderReceipts } from './order-receipts';
 import { ReceiptExtras } from './receipt-extras';
 import { OrderItemReader, OrderReader } from './order.reader';
 import { OrderItemRepository } from './order-item.repository';
+import { OrderRevenueRepository } from './order-revenue.repository';
 import { OrderRepository } from './order.repository';
 import { OrderSerializer } from './order.serializer';
 import { OrderService } from './order.service';
@@ -37,6 +38,7 @@ import { OrderService } from './order.service';
   providers: [
     OrderRepository,
     OrderItemRepository,
+    OrderRevenueRepository,
     OrderReceipts,
     ReceiptExtras,
     OrderService,
