@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { parseDurationList } from '../common/durations';
-import { parseStorageUrl, S3StorageSettings } from '../storage/storage-url';
+import { parseStorageUrl } from '../storage/storage-url';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], {
