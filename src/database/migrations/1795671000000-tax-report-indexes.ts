@@ -13,7 +13,7 @@ export class TaxReportIndexes1795671000000 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
     await db.query(`
       CREATE INDEX payment_attempts_settled_refunds
-        ON payment_attempts (store_id, test_mode, updated_at)
+        ON payment_attempts (store_id, test_mode, purpose, updated_at)
         WHERE kind = 'refund' AND status = 'succeeded'`);
   }
 
