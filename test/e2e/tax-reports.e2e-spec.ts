@@ -9,6 +9,7 @@ import {
 import { runCli } from '../support/processes';
 import { startTestApp, TestApp, TEST_APP_KEY } from '../support/test-app';
 import { RenewalService } from '../../src/modules/billing/renewal.service';
+import { ExchangeRateRepository } from '../../src/modules/currency/exchange-rate.repository';
 
 interface Row {
   country: string | null;
@@ -83,7 +84,10 @@ describe('tax reports', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
-    merchant = await createMerchant(t.app, ['Boutique Numérique']);
+    merchant = await createMerchant(t.app, [
+      'Boutique Numérique',
+      'Dollar Shop',
+    ]);
     other = await createMerchant(t.app, ['Other Shop']);
     storeId = merchant.stores[0].id;
     setNow = freezeClock(t.app, at('2026-07-10T12:00:00Z'));
@@ -396,6 +400,88 @@ describe('tax reports', () => {
       .rows as Row[];
     const total = (rows: Row[]) => rows.reduce((sum, r) => sum + r.net_tax, 0);
     expect(total(year)).toBe(total(q3) + total(q4));
+  });
+
+  it('converts a closed period at the ECB rates of its last day (or the next publication), an open one at the newest rates', async () => {
+    const dollarStore = merchant.stores[1].id;
+    await api()
+      .patch(`/v1/stores/${dollarStore}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: {
+            type: 'stores',
+            id: String(dollarStore),
+            attributes: { country: 'US', currency: 'USD' },
+          },
+        }),
+      )
+      .expect(200);
+    const priced = await createPricedProduct(
+      t.baseUrl,
+      merchant.testKey,
+      dollarStore,
+      { unit_price: 1000 },
+      { name: 'Icon Pack' },
+    );
+    const url = await buyNowUrl(t.baseUrl, merchant.testKey, priced.product.id);
+    setNow(at('2026-08-01T10:00:00Z'));
+    await buy(t.baseUrl, url, {
+      billing_address: { country: 'US', zip: '73301', state: 'TX' },
+    }).expect(201);
+    await buy(t.baseUrl, url, {
+      billing_address: { country: 'DE', zip: '10115' },
+    }).expect(201);
+    setNow(at('2026-10-05T09:00:00Z'));
+    // No rates stored for 30 September: 1 October is the next publication.
+    const rates = t.app.get(ExchangeRateRepository);
+    for (const [date, eur] of [
+      ['2026-09-29', 1.1],
+      ['2026-10-01', 1.17],
+      ['2026-10-02', 1.2],
+    ] as const)
+      await rates.saveDay(
+        { date, source: 'ECB test', usdPerUnit: { EUR: eur, GBP: 1.35 } },
+        new Date(),
+      );
+    const q3 = (await report('2026-Q3', undefined, dollarStore).expect(200))
+      .body.data.attributes;
+    expect(q3.eur_conversions).toEqual([
+      {
+        currency: 'USD',
+        eur_per_unit: '0.8547008547',
+        rate_date: '2026-10-01',
+        source: 'ecb',
+      },
+    ]);
+    expect(
+      (q3.rows as Row[]).map((r) => [
+        r.country,
+        r.currency,
+        r.net_tax,
+        r.net_tax_eur,
+        r.net_taxable_amount,
+        r.net_taxable_amount_eur,
+      ]),
+    ).toEqual([
+      // $1.90 and $0.63 at 1/1.17: 162.39 and 53.85 euro cents.
+      ['DE', 'USD', 190, 162, 1000, 855],
+      ['US', 'USD', 63, 54, 1000, 855],
+    ]);
+    // Q4 is not over: the newest stored day stands in, provisionally.
+    const q4 = (await report('2026-Q4', undefined, dollarStore).expect(200))
+      .body.data.attributes;
+    expect(q4).toMatchObject({
+      rows: [],
+      eur_conversions: [
+        {
+          currency: 'USD',
+          eur_per_unit: '0.8333333333',
+          rate_date: '2026-10-02',
+          source: 'latest',
+        },
+      ],
+    });
   });
 
   it('answers the same rows as CSV for Accept: text/csv', async () => {
