@@ -510,7 +510,8 @@ describe('tax reports', () => {
     const parsed = lines.map((line) =>
       Object.fromEntries(header.map((name, i) => [name, line[i]])),
     );
-    const asText = (value: unknown) => (value === null ? '' : String(value));
+    const asText = (value: string | number | boolean | null) =>
+      value === null ? '' : String(value);
     for (const [i, row] of json.entries()) {
       expect(parsed[i].period).toBe('2026-Q3');
       for (const [name, value] of Object.entries(row))
