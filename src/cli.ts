@@ -6,6 +6,7 @@ import {
   Command,
   EXIT,
   positiveInteger,
+  TextOutput,
   UsageError,
   Values,
 } from './cli/command';
@@ -16,6 +17,14 @@ import type { DatabaseConnection } from './database/database-connection';
 const HELP = new Set(['--help', '-h', 'help']);
 
 function print(result: object, command: Command, json: boolean) {
+  if (result instanceof TextOutput) {
+    process.stdout.write(
+      json
+        ? `${JSON.stringify({ [result.format]: result.text })}\n`
+        : result.text,
+    );
+    return;
+  }
   if (json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;

@@ -25,6 +25,7 @@ import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { OrderModule } from '../modules/order/order.module';
 import { StoreModule } from '../modules/store/store.module';
 import { StripeEventsModule } from '../modules/stripe-events/stripe-events.module';
+import { TaxReportsModule } from '../modules/tax-reports/tax-reports.module';
 import { LicensingModule } from '../modules/licensing/licensing.module';
 import { MailModule } from '../modules/mail/mail.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
@@ -49,6 +50,7 @@ const DOMAIN_MODULES = [
   DeliveryModule,
   MailModule,
   StripeEventsModule,
+  TaxReportsModule,
 ];
 
 /** Whether hot reads keep their statements prepared (see `poolQuery`). */

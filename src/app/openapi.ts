@@ -12,6 +12,7 @@ import { mailOpenApi } from '../modules/mail/mail.openapi';
 import { orderOpenApi } from '../modules/order/order.openapi';
 import { storeOpenApi } from '../modules/store/store.openapi';
 import { stripeEventsOpenApi } from '../modules/stripe-events/stripe-events.openapi';
+import { taxReportOpenApi } from '../modules/tax-reports/tax-report.openapi';
 import { webhooksOpenApi } from '../modules/webhooks/webhooks.openapi';
 
 /**
@@ -34,4 +35,5 @@ export const OPENAPI_CONTRIBUTIONS: OpenApiContribution[] = [
   webhooksOpenApi,
   mailOpenApi,
   stripeEventsOpenApi,
+  taxReportOpenApi,
 ];

@@ -23,3 +23,5 @@ export {
 } from '../modules/currency/ecb-rate-source';
 export { ExchangeRateRefresh } from '../modules/currency/exchange-rate-refresh.service';
 export { ExchangeRateRepository } from '../modules/currency/exchange-rate.repository';
+export { TaxReportService } from '../modules/tax-reports/tax-report.service';
+export { TaxReportSerializer } from '../modules/tax-reports/tax-report.serializer';

@@ -4,6 +4,15 @@ import { DatabaseConnection } from '../database/database-connection';
 /** Bad arguments: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
 
+/** A command's result printed as it is (a CSV document), not as fields or a table. */
+export class TextOutput {
+  constructor(
+    readonly text: string,
+    /** Its name in the `--json` object. */
+    readonly format: string,
+  ) {}
+}
+
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 export type Values = Record<string, string | boolean | undefined>;

@@ -7,6 +7,7 @@ import { WEBHOOKS_COMMANDS } from './webhooks';
 import { PAYMENTS_COMMANDS } from './payments';
 import { MAIL_COMMANDS } from './mail';
 import { RATES_COMMANDS } from './rates';
+import { TAX_REPORTS_COMMANDS } from './tax-reports';
 
 /**
  * Every operator command. The list commands read with plain SQL rather than
@@ -23,4 +24,5 @@ export const COMMANDS: Record<string, Command> = {
   ...PAYMENTS_COMMANDS,
   ...MAIL_COMMANDS,
   ...RATES_COMMANDS,
+  ...TAX_REPORTS_COMMANDS,
 };

@@ -29,3 +29,4 @@ export { forSeconds, prorate, secondsBetween } from './proration';
 export type { Proration, ProrationInput } from './proration';
 export { saleTotals } from './totals';
 export type { SaleInput, SaleTotals } from './totals';
+export { convertMinorUnits, crossRate } from './convert';

@@ -54,6 +54,33 @@ export class ExchangeRateRepository {
       : null;
   }
 
+  /**
+   * The rates of `currencies` on the first stored day from `day` to `day +
+   * withinDays` (the day the EUR rate was stored for: every fetched day
+   * has it), or an empty list. Primary-key range reads only.
+   */
+  async firstDayFrom(
+    currencies: string[],
+    day: string,
+    withinDays: number,
+  ): Promise<(StoredRate & { currency: string })[]> {
+    const rows: (RawRate & { currency: string })[] = await this.rates.query(
+      `SELECT currency, rate::text AS rate, rate_date::text AS date, source
+         FROM exchange_rates
+        WHERE currency = ANY($1)
+          AND rate_date = (SELECT min(rate_date) FROM exchange_rates
+                            WHERE currency = 'EUR'
+                              AND rate_date BETWEEN $2::date AND $2::date + $3::int)`,
+      [currencies, day, withinDays],
+    );
+    return rows.map((row) => ({
+      currency: row.currency.trim(),
+      rate: Number(row.rate),
+      date: row.date,
+      source: row.source,
+    }));
+  }
+
   /** A whole day in one statement: it is stored entirely or not at all. */
   async saveDay(day: RateDay, fetchedAt: Date): Promise<number> {
     const entries = Object.entries(day.usdPerUnit).filter(

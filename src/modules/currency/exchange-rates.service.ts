@@ -93,6 +93,30 @@ export class ExchangeRates {
     return found;
   }
 
+  /**
+   * The fetched (ECB) rates of `currencies` and EUR on the first day from
+   * `day` to `day + withinDays` that the refresh job stored: the rate "for
+   * that day, or if there is no publication on that day, the next day of
+   * publication" that OSS returns convert with. A currency the ECB does not
+   * quote is missing from the answer; null when no such day is stored.
+   */
+  async fetchedDayFrom(
+    currencies: string[],
+    day: string,
+    withinDays: number,
+  ): Promise<{ date: string; usdPerUnit: Map<string, string> } | null> {
+    const rows = await this.stored.firstDayFrom(
+      [...new Set([...currencies, 'EUR'])],
+      day,
+      withinDays,
+    );
+    if (rows.length === 0) return null;
+    return {
+      date: rows[0].date,
+      usdPerUnit: new Map(rows.map((row) => [row.currency, String(row.rate)])),
+    };
+  }
+
   private override(currency: string): number | undefined {
     const rates = this.config.money.currencyRates;
     return Object.hasOwn(rates, currency) ? rates[currency] : undefined;
