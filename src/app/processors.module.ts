@@ -17,6 +17,8 @@ import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.p
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
+import { StripeTaxModule } from '../modules/tax/stripe-tax.module';
+import { StripeTaxProcessor } from '../modules/tax/stripe-tax.processor';
 import { StripeEventsModule } from '../modules/stripe-events/stripe-events.module';
 import {
   StripeEventsProcessor,
@@ -36,6 +38,7 @@ import {
     StorageModule,
     MailModule,
     StripeEventsModule,
+    StripeTaxModule,
   ],
   providers: [
     ApiKeyUsageProcessor,
@@ -49,6 +52,7 @@ import {
     MailProcessor,
     StripeEventsProcessor,
     StripeEventsSweepProcessor,
+    StripeTaxProcessor,
   ],
 })
 export class ProcessorsModule {}
