@@ -212,8 +212,9 @@ export class TaxEngine {
       evidence,
       calculated,
     });
-    // Nothing to tax: no calculation (and no tax transaction).
-    if (sale.amount <= 0) return decision();
+    // Nothing to tax, or no buyer's country yet (a page's first view): no
+    // calculation (and no tax transaction).
+    if (sale.amount <= 0 || !request.country) return decision();
     const given = request.calculated;
     let calculated: CalculatedTax;
     if (
