@@ -54,8 +54,9 @@ const entry = (
     country: 'DE',
     percentage_decimal: percent,
     state: null,
-    tax_type: type as Breakdown.TaxRateDetails.TaxType,
-  } as Breakdown.TaxRateDetails,
+    tax_type:
+      type as Stripe.Tax.Calculation.TaxBreakdown.TaxRateDetails.TaxType,
+  } as Stripe.Tax.Calculation.TaxBreakdown.TaxRateDetails,
 });
 
 describe('Stripe Tax mapping', () => {

@@ -103,7 +103,9 @@ export class TaxEngine {
     @Inject(TAX_PROVIDER) private readonly provider: TaxProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(VIES_CLIENT) private readonly vies: ViesClient | null,
-    @Optional() private readonly stripeTax: StripeTaxService | null = null,
+    @Optional()
+    @Inject(StripeTaxService)
+    private readonly stripeTax: StripeTaxService | null = null,
   ) {}
 
   /**
