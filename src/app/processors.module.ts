@@ -18,7 +18,10 @@ import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.process
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
 import { StripeTaxModule } from '../modules/tax/stripe-tax.module';
-import { StripeTaxProcessor } from '../modules/tax/stripe-tax.processor';
+import {
+  StripeTaxProcessor,
+  StripeTaxSweepProcessor,
+} from '../modules/tax/stripe-tax.processor';
 import { StripeEventsModule } from '../modules/stripe-events/stripe-events.module';
 import {
   StripeEventsProcessor,
@@ -53,6 +56,7 @@ import {
     StripeEventsProcessor,
     StripeEventsSweepProcessor,
     StripeTaxProcessor,
+    StripeTaxSweepProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -4,7 +4,7 @@ import { CheckoutModule } from '../checkout/checkout.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { StripeTaxHooks } from './stripe-tax.hooks';
 import { StripeTaxRecords } from './stripe-tax-records';
-import { STRIPE_TAX_QUEUE } from './stripe-tax.queue';
+import { STRIPE_TAX_QUEUE, STRIPE_TAX_SWEEP_QUEUE } from './stripe-tax.queue';
 import { TaxModule } from './tax.module';
 
 /**
@@ -18,7 +18,10 @@ import { TaxModule } from './tax.module';
     TaxModule,
     CheckoutModule,
     WebhooksModule,
-    BullModule.registerQueue({ name: STRIPE_TAX_QUEUE }),
+    BullModule.registerQueue(
+      { name: STRIPE_TAX_QUEUE },
+      { name: STRIPE_TAX_SWEEP_QUEUE },
+    ),
   ],
   providers: [StripeTaxRecords, StripeTaxHooks],
   exports: [StripeTaxRecords, BullModule],

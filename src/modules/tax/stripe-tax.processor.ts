@@ -6,23 +6,46 @@ import {
   STRIPE_TAX_EVERY_MS,
   STRIPE_TAX_QUEUE,
   STRIPE_TAX_SCHEDULER,
+  STRIPE_TAX_SWEEP_QUEUE,
 } from './stripe-tax.queue';
 
 /**
- * Records owed Stripe Tax transactions and reversals at Stripe: right after
- * a sale or refund commits (`record` jobs, retried with backoff) and every
- * minute for whatever is still open.
+ * Records owed Stripe Tax transactions and reversals at Stripe, right after
+ * a sale or refund commits (`record` jobs, retried with backoff).
  */
-@Processor(STRIPE_TAX_QUEUE)
-export class StripeTaxProcessor
+// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
+// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
+@Processor(STRIPE_TAX_QUEUE, { drainDelay: 1 })
+export class StripeTaxProcessor extends WorkerHost {
+  private readonly logger = new Logger(StripeTaxProcessor.name);
+
+  constructor(private readonly records: StripeTaxRecords) {
+    super();
+  }
+
+  async process(): Promise<{ recorded: number }> {
+    const recorded = await this.records.recordOpen();
+    if (recorded > 0)
+      this.logger.log(`Recorded ${recorded} Stripe Tax transactions`);
+    return { recorded };
+  }
+
+  async onModuleDestroy() {
+    // An interrupted run leaves its rows open for the next one; a graceful
+    // close could hang on the embedded database's single session.
+    await this.worker.close(true);
+  }
+}
+
+/** Every minute, whatever is still open (Stripe was down, a lost job). */
+@Processor(STRIPE_TAX_SWEEP_QUEUE)
+export class StripeTaxSweepProcessor
   extends WorkerHost
   implements OnApplicationBootstrap
 {
-  private readonly logger = new Logger(StripeTaxProcessor.name);
-
   constructor(
     private readonly records: StripeTaxRecords,
-    @InjectQueue(STRIPE_TAX_QUEUE) private readonly queue: Queue,
+    @InjectQueue(STRIPE_TAX_SWEEP_QUEUE) private readonly queue: Queue,
   ) {
     super();
   }
@@ -31,14 +54,15 @@ export class StripeTaxProcessor
     await this.queue.upsertJobScheduler(
       STRIPE_TAX_SCHEDULER,
       { every: STRIPE_TAX_EVERY_MS },
-      { name: 'record', opts: { removeOnComplete: 100, removeOnFail: 100 } },
+      { name: 'sweep', opts: { removeOnComplete: 100, removeOnFail: 100 } },
     );
   }
 
   async process(): Promise<{ recorded: number }> {
-    const recorded = await this.records.recordOpen();
-    if (recorded > 0)
-      this.logger.log(`Recorded ${recorded} Stripe Tax transactions`);
-    return { recorded };
+    return { recorded: await this.records.recordOpen() };
+  }
+
+  async onModuleDestroy() {
+    await this.worker.close(true);
   }
 }

@@ -169,7 +169,7 @@ export class StripeTaxDouble {
     if (!address?.country) throw missing('customer_details[address][country]');
     const source = details.address_source;
     if (source !== undefined && source !== 'billing' && source !== 'shipping')
-      throw invalid(`Invalid address_source: ${String(source)}`, {
+      throw invalid(`Invalid address_source: ${JSON.stringify(source)}`, {
         param: 'customer_details[address_source]',
       });
     const country = address.country.toUpperCase();
@@ -405,7 +405,7 @@ export class StripeTaxDouble {
     if (mode !== 'full' && mode !== 'partial')
       throw mode === undefined
         ? missing('mode')
-        : invalid(`Invalid mode: ${String(mode)}`, { param: 'mode' });
+        : invalid(`Invalid mode: ${JSON.stringify(mode)}`, { param: 'mode' });
     const id = params.original_transaction;
     if (typeof id !== 'string' || !id) throw missing('original_transaction');
     const original = account.objects.get(id);
