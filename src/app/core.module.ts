@@ -17,6 +17,7 @@ import { AccountModule } from '../modules/account/account.module';
 import { BillingModule } from '../modules/billing/billing.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CheckoutModule } from '../modules/checkout/checkout.module';
+import { StripeTaxModule } from '../modules/tax/stripe-tax.module';
 import { CurrencyModule } from '../modules/currency/currency.module';
 import { CustomerModule } from '../modules/customer/customer.module';
 import { DiscountModule } from '../modules/discount/discount.module';
@@ -51,6 +52,7 @@ const DOMAIN_MODULES = [
   MailModule,
   StripeEventsModule,
   TaxReportsModule,
+  StripeTaxModule,
 ];
 
 /** Whether hot reads keep their statements prepared (see `poolQuery`). */

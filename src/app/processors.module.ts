@@ -17,6 +17,11 @@ import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.p
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
+import { StripeTaxModule } from '../modules/tax/stripe-tax.module';
+import {
+  StripeTaxProcessor,
+  StripeTaxSweepProcessor,
+} from '../modules/tax/stripe-tax.processor';
 import { StripeEventsModule } from '../modules/stripe-events/stripe-events.module';
 import {
   StripeEventsProcessor,
@@ -36,6 +41,7 @@ import {
     StorageModule,
     MailModule,
     StripeEventsModule,
+    StripeTaxModule,
   ],
   providers: [
     ApiKeyUsageProcessor,
@@ -49,6 +55,8 @@ import {
     MailProcessor,
     StripeEventsProcessor,
     StripeEventsSweepProcessor,
+    StripeTaxProcessor,
+    StripeTaxSweepProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -358,7 +358,20 @@ describe('tax by the buyer’s location', () => {
       country: 'FR',
       tax_inclusive: true,
       tax_registrations: ['FR', 'EU', 'GB'],
+      tax_provider: 'builtin',
     });
+    // Stripe Tax needs the store's Stripe account of the mode.
+    await expect(
+      runCli(env, [
+        'stores:tax',
+        '--store',
+        String(storeId),
+        '--provider',
+        'stripe',
+        '--mode',
+        'test',
+      ]),
+    ).rejects.toThrow(/stripe_tax_requires_stripe|Stripe Tax needs/);
     const reset = await runCli(env, [
       'stores:tax',
       '--store',

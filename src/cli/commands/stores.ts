@@ -157,7 +157,7 @@ export const STORES_COMMANDS: Record<string, Command> = {
   },
   'stores:tax': {
     description:
-      "Show or set a store's tax settings: prices with or without tax, and the countries it charges tax in.",
+      "Show or set a store's tax settings: prices with or without tax, the countries it charges tax in, and who computes the tax (the built-in tables or Stripe Tax).",
     options: {
       store: {
         type: 'string',
@@ -178,6 +178,18 @@ export const STORES_COMMANDS: Record<string, Command> = {
         description:
           'Comma-separated country codes the store charges tax in (EU: the One-Stop Shop, all 27); empty: wherever the rules require.',
       },
+      provider: {
+        type: 'string',
+        value: '<builtin|stripe>',
+        description:
+          "Who computes the tax: builtin (the shipped tables, default) or stripe (Stripe Tax, through the store's Stripe account, which must be connected in --mode).",
+      },
+      mode: {
+        type: 'string',
+        value: '<test|live>',
+        description:
+          'The mode whose Stripe account --provider stripe needs (default: live).',
+      },
     },
     example: 'stores:tax --store 1 --inclusive yes --registrations DE,EU,GB',
     async run(values, { app, query }) {
@@ -192,25 +204,45 @@ export const STORES_COMMANDS: Record<string, Command> = {
       };
       if (inclusive !== undefined && !(inclusive in inclusiveValues))
         throw new UsageError('--inclusive takes yes, no or default');
-      if (inclusive !== undefined || registrations !== undefined) {
+      const provider = values.provider as string | undefined;
+      if (
+        provider !== undefined &&
+        provider !== 'builtin' &&
+        provider !== 'stripe'
+      )
+        throw new UsageError('--provider takes builtin or stripe');
+      const mode = (values.mode as string | undefined) ?? 'live';
+      if (mode !== 'test' && mode !== 'live')
+        throw new UsageError('--mode takes test or live');
+      if (
+        inclusive !== undefined ||
+        registrations !== undefined ||
+        provider !== undefined
+      ) {
         const { StoreService } = await application();
-        await (await app()).get(StoreService).update(owner, id, {
-          taxInclusive:
-            inclusive === undefined ? undefined : inclusiveValues[inclusive],
-          taxRegistrations:
-            registrations === undefined
-              ? undefined
-              : registrations.trim()
-                ? registrations.split(',')
-                : null,
-        });
+        await (
+          await app()
+        )
+          .get(StoreService)
+          .update({ ...owner, testMode: mode === 'test' }, id, {
+            taxProvider: provider,
+            taxInclusive:
+              inclusive === undefined ? undefined : inclusiveValues[inclusive],
+            taxRegistrations:
+              registrations === undefined
+                ? undefined
+                : registrations.trim()
+                  ? registrations.split(',')
+                  : null,
+          });
       }
       const [store] = await query<{
         country: string;
         tax_inclusive: boolean | null;
         tax_registrations: string[] | null;
+        tax_provider: string;
       }>(
-        `SELECT country, tax_inclusive, tax_registrations FROM stores WHERE id = $1`,
+        `SELECT country, tax_inclusive, tax_registrations, tax_provider FROM stores WHERE id = $1`,
         [id],
       );
       return { store_id: id, ...store };

@@ -24,6 +24,7 @@ import { TaxEvidence1795640050000 } from './1795640050000-tax-evidence';
 import { CustomerEmailIndex1795640100000 } from './1795640100000-customer-email-index';
 import { UsageRecordClientIds1795640200000 } from './1795640200000-usage-record-client-ids';
 import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
+import { StripeTax1795660000000 } from './1795660000000-stripe-tax';
 import { TaxReportIndexes1795671000000 } from './1795671000000-tax-report-indexes';
 
 /** Every migration, oldest first. A new migration is one more line here. */
@@ -54,5 +55,6 @@ export const migrations = [
   CustomerEmailIndex1795640100000,
   UsageRecordClientIds1795640200000,
   StripeCheckout1795650000000,
+  StripeTax1795660000000,
   TaxReportIndexes1795671000000,
 ];

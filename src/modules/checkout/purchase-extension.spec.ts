@@ -13,8 +13,13 @@ function recording(calls: string[], name: PurchaseExtensionName) {
 }
 
 describe('PurchaseExtensions', () => {
-  it('states the order: license keys, then the subscription, then the receipt', () => {
-    expect(PURCHASE_EXTENSION_ORDER).toEqual(['licensing', 'billing', 'mail']);
+  it('states the order: license keys, then the subscription, then the Stripe Tax record, then the receipt', () => {
+    expect(PURCHASE_EXTENSION_ORDER).toEqual([
+      'licensing',
+      'billing',
+      'tax',
+      'mail',
+    ]);
   });
 
   it('runs extensions in the declared order, whatever the registration order', async () => {

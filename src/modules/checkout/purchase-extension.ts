@@ -42,14 +42,15 @@ export interface PurchaseContext {
 
 /**
  * The extensions of a purchase, in the order they run: license keys, then
- * the subscription (its item, initial invoice and events), then the order
- * receipt in the mail outbox (which lists the keys). Each name is
+ * the subscription (its item, initial invoice and events), the Stripe Tax
+ * transaction owed (tax), then the order receipt in the mail outbox (which lists the keys). Each name is
  * registered by exactly one module; the order is this list, never the order
  * Nest happens to initialise the modules in.
  */
 export const PURCHASE_EXTENSION_ORDER = [
   'licensing',
   'billing',
+  'tax',
   'mail',
 ] as const;
 

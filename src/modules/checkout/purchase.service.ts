@@ -34,6 +34,7 @@ import {
 } from '../payment/payment.errors';
 import { StripePaymentGateway } from '../payment/stripe-payment-gateway';
 import { TaxDecision, TaxEngine } from '../tax/tax-engine';
+import type { CalculatedTax } from '../tax/tax-provider';
 import type { TaxNumberCheck } from '../tax/vat-number';
 
 const MAX_QUANTITY = 1000;
@@ -117,6 +118,8 @@ export class PurchaseService {
     manager?: EntityManager,
     /** The tax number's online check, made before the purchase's transaction. */
     numberCheck?: TaxNumberCheck | null,
+    /** Stripe Tax's calculation, made before the purchase's transaction. */
+    calculated?: CalculatedTax | null,
   ): Promise<Quote> {
     const variant = this.selectVariant(offer, input.variantId);
     const price = offer.target.prices.get(variant.id);
@@ -159,6 +162,7 @@ export class PurchaseService {
     }
     const country = input.country?.trim().toUpperCase() ?? '';
     const taxNumber = input.taxNumber?.trim() || null;
+    const setupFee = setupFeeAtSignup(price);
     const tax = await this.taxes.decide({
       store,
       country,
@@ -172,13 +176,21 @@ export class PurchaseService {
         numberCheck !== undefined || manager
           ? numberCheck
           : await this.taxes.verify(country, taxNumber),
+      sale: {
+        testMode: offer.testMode,
+        amount: subtotal - Math.min(discount?.amount ?? 0, subtotal) + setupFee,
+        currency: store.currency,
+        reference: `variant_${variant.id}`,
+      },
+      calculated,
+      offline: manager !== undefined,
     });
     const totals = computeTotals({
       currency: store.currency,
       currencyRate: usdRate.rate,
       unitPrice,
       quantity,
-      setupFee: setupFeeAtSignup(price),
+      setupFee,
       discount: discount?.amount ?? 0,
       tax: tax.tax,
       taxInclusive: tax.inclusive,
@@ -283,9 +295,30 @@ export class PurchaseService {
       buyer.country,
       input.taxNumber?.trim() || null,
     );
+    // Stripe Tax (a network call) prices the sale here, before the
+    // transaction, which reuses the calculation for the same amount.
+    const calculated =
+      offer.target.store.taxProvider === 'stripe'
+        ? ((
+            await this.quote(
+              offer,
+              input,
+              this.clock.now(),
+              undefined,
+              numberCheck,
+            )
+          ).tax.calculated ?? null)
+        : null;
     return this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const quote = await this.quote(offer, input, now, manager, numberCheck);
+      const quote = await this.quote(
+        offer,
+        input,
+        now,
+        manager,
+        numberCheck,
+        calculated,
+      );
       const { totals } = quote;
       // A subscription needs a card on file even when its first order is free
       // (trial, usage-based): renewals charge it. A zero amount verifies the

@@ -70,6 +70,14 @@ export class StripePaymentGateway implements PaymentGateway {
     });
   }
 
+  /**
+   * Stripe Tax's API on the same account and client (calculations,
+   * transactions, reversals), for the tax module's Stripe Tax provider.
+   */
+  get tax(): Stripe['tax'] {
+    return this.stripe.tax;
+  }
+
   paymentMethodOf(): Promise<PaymentMethod> {
     return Promise.reject(hostedPaymentRequired());
   }

@@ -18,6 +18,7 @@ import { STORE_CREATE, STORE_UPDATE } from './store.dto';
 import type { StoreAttributes, StoreUpdateAttributes } from './store.dto';
 import { StoreService } from './store.service';
 import { StoreSerializer } from './store.serializer';
+import type { TaxProviderName } from '../tax/tax-provider';
 
 @Controller('v1/stores')
 export class StoreController {
@@ -46,6 +47,7 @@ export class StoreController {
       mailDisabledKinds: body.attributes.mail_disabled_kinds,
       taxInclusive: body.attributes.tax_inclusive,
       taxRegistrations: body.attributes.tax_registrations,
+      taxProvider: body.attributes.tax_provider as TaxProviderName | undefined,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -64,6 +66,7 @@ export class StoreController {
       mail_disabled_kinds,
       tax_inclusive,
       tax_registrations,
+      tax_provider,
       ...attributes
     } = body.attributes;
     const store = await this.service.update(
@@ -76,6 +79,7 @@ export class StoreController {
         mailDisabledKinds: mail_disabled_kinds,
         taxInclusive: tax_inclusive,
         taxRegistrations: tax_registrations,
+        taxProvider: tax_provider as TaxProviderName | undefined,
       },
       stripe,
     );

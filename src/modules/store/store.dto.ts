@@ -61,6 +61,11 @@ export class StoreAttributes {
   @IsArray()
   @IsString({ each: true })
   tax_registrations?: string[] | null;
+
+  /** Extension: who computes the store's tax: builtin (default) or stripe (Stripe Tax; needs the store's Stripe account of the mode). */
+  @IsOptional()
+  @IsString()
+  tax_provider?: string;
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {

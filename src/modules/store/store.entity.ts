@@ -5,6 +5,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { TaxProviderName } from '../tax/tax-provider';
 
 @Entity('stores')
 export class Store {
@@ -60,6 +61,10 @@ export class Store {
     nullable: true,
   })
   taxRegistrations: string[] | null;
+
+  /** Who computes the store's tax: the built-in tables or Stripe Tax (`stripe`, needs Stripe credentials). */
+  @Column({ name: 'tax_provider', type: 'text', default: 'builtin' })
+  taxProvider: TaxProviderName;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

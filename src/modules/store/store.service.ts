@@ -19,6 +19,8 @@ import { StoreRepository } from './store.repository';
 import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
 import { StoreErrors } from './store.errors';
 import { checkRegistrations } from '../tax/registrations';
+import { TAX_PROVIDER_NAMES, type TaxProviderName } from '../tax/tax-provider';
+import { TaxErrors } from '../tax/tax.errors';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -39,6 +41,8 @@ export interface NewStore {
   taxInclusive?: boolean | null;
   /** Extension: countries the store charges tax in (EU: all 27); null for everywhere. */
   taxRegistrations?: string[] | null;
+  /** Extension: `builtin` (default) or `stripe` (Stripe Tax; needs the store's Stripe account of the mode). */
+  taxProvider?: TaxProviderName;
 }
 
 export function isCurrencyCode(code: string): boolean {
@@ -101,6 +105,11 @@ function validateStoreFields(input: StoreChanges): StoreChanges {
   }
   if (input.taxRegistrations)
     fields.taxRegistrations = checkRegistrations(input.taxRegistrations);
+  if (
+    input.taxProvider !== undefined &&
+    !(TAX_PROVIDER_NAMES as readonly unknown[]).includes(input.taxProvider)
+  )
+    throw TaxErrors.invalidTaxProvider();
   return fields;
 }
 
@@ -149,6 +158,7 @@ export class StoreService {
         mailDisabledKinds: fields.mailDisabledKinds ?? [],
         taxInclusive: fields.taxInclusive ?? null,
         taxRegistrations: fields.taxRegistrations ?? null,
+        taxProvider: this.newStoreProvider(fields.taxProvider),
       }),
     );
   }
@@ -185,6 +195,18 @@ export class StoreService {
       store.taxInclusive = fields.taxInclusive;
     if (fields.taxRegistrations !== undefined)
       store.taxRegistrations = fields.taxRegistrations;
+    if (fields.taxProvider !== undefined) {
+      // Stripe Tax calls the store's Stripe account of the mode: connected
+      // already, or in this same request.
+      if (
+        fields.taxProvider === 'stripe' &&
+        !keys &&
+        (keys === null ||
+          !(await this.stripe.configured([id], principal.testMode)).has(id))
+      )
+        throw TaxErrors.stripeTaxNeedsStripe(principal.testMode);
+      store.taxProvider = fields.taxProvider;
+    }
     const saved = await this.transactions.run(async (manager) => {
       const written = await this.saveUnique(store, manager);
       if (keys) await this.stripe.set(manager, id, principal.testMode, keys);
@@ -194,6 +216,12 @@ export class StoreService {
     });
     const [view] = await this.withSales(principal, [saved]);
     return view;
+  }
+
+  /** A new store has no Stripe account yet, so no Stripe Tax. */
+  private newStoreProvider(provider: TaxProviderName | undefined) {
+    if (provider === 'stripe') throw TaxErrors.stripeTaxNeedsStripe(false);
+    return provider ?? 'builtin';
   }
 
   /** The CLI's `stores:payments`: connects or disconnects a store's Stripe account of a mode. */

@@ -4,7 +4,14 @@ import { APP_CONFIG } from '../../config/config.module';
 import { EU_COUNTRIES } from './digital-rules';
 import { buyerRegion } from './regions';
 import { registeredFor } from './registrations';
-import { TaxCode, TAX_PROVIDER, type TaxProvider } from './tax-provider';
+import { StripeTaxService } from './stripe-tax.service';
+import {
+  CalculatedTax,
+  TaxCode,
+  TAX_PROVIDER,
+  type TaxProvider,
+  type TaxProviderName,
+} from './tax-provider';
 import { TaxErrors } from './tax.errors';
 import { VIES_CLIENT, ViesClient } from './vies-client';
 import {
@@ -20,6 +27,20 @@ export interface StoreTaxSettings {
   taxInclusive: boolean | null;
   /** Null: tax wherever the rules require; else only in these (EU: the One-Stop Shop). */
   taxRegistrations: string[] | null;
+  /** Absent: the built-in tables. */
+  taxProvider?: TaxProviderName;
+  /** The store's id (Stripe Tax: whose Stripe account). */
+  id?: number;
+}
+
+/** What a tax service needs of the sale beyond the buyer (Stripe Tax). */
+export interface TaxSaleDetails {
+  testMode: boolean;
+  /** The taxable amount, minor units (after the discount, with the setup fee). */
+  amount: number;
+  currency: string;
+  /** The line's reference at the service. */
+  reference: string;
 }
 
 export interface TaxRequest {
@@ -34,6 +55,12 @@ export interface TaxRequest {
   refuseInvalidNumber: boolean;
   /** The number's check by `verify` (online mode), made before any transaction; else checked offline here. */
   numberCheck?: TaxNumberCheck | null;
+  /** The sale, for a store that uses Stripe Tax. */
+  sale?: TaxSaleDetails;
+  /** Stripe Tax's calculation made before the transaction, reused when the sale is the same. */
+  calculated?: CalculatedTax | null;
+  /** Inside a transaction: never call the tax service (a stale calculation is a 409). */
+  offline?: boolean;
 }
 
 /** Where the rate came from, which is kept on the order as evidence. */
@@ -54,6 +81,8 @@ export interface TaxDecision {
   /** The reverse-charge wording for the receipt and invoice; null otherwise. */
   note: string | null;
   evidence: TaxEvidence;
+  /** Stripe Tax's calculation behind the decision, if the store uses it. */
+  calculated?: CalculatedTax;
 }
 
 const EU_REVERSE_CHARGE =
@@ -74,6 +103,9 @@ export class TaxEngine {
     @Inject(TAX_PROVIDER) private readonly provider: TaxProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(VIES_CLIENT) private readonly vies: ViesClient | null,
+    @Optional()
+    @Inject(StripeTaxService)
+    private readonly stripeTax: StripeTaxService | null = null,
   ) {}
 
   /**
@@ -124,16 +156,16 @@ export class TaxEngine {
       note,
       evidence,
     });
+    const validNumber = check === 'valid' || check === 'valid_offline';
+    if (store.taxProvider === 'stripe')
+      return this.decideWithStripe(request, evidence, inclusive, validNumber);
     if (!registeredFor(store.taxRegistrations, country)) {
       evidence.rateSource = 'not_registered';
       return none();
     }
-    const validNumber = check === 'valid' || check === 'valid_offline';
     if (validNumber && country !== store.country) {
       evidence.rateSource = 'reverse_charge';
-      return none(
-        `${country === 'GB' ? UK_REVERSE_CHARGE : EU_REVERSE_CHARGE} Customer VAT number: ${taxNumber}.`,
-      );
+      return none(reverseChargeNote(country, taxNumber));
     }
     const configured = this.config.money.taxRates[country];
     if (configured) {
@@ -155,4 +187,74 @@ export class TaxEngine {
       evidence,
     };
   }
+
+  /**
+   * A Stripe Tax store: Stripe decides from the store's registrations in
+   * Stripe, the buyer's address and a valid VAT number (reverse charge).
+   * The calculation is made before the purchase's transaction and passed
+   * in; inside it (`offline`) a missing or stale one is a 409, never a
+   * network call.
+   */
+  private async decideWithStripe(
+    request: TaxRequest,
+    evidence: TaxEvidence,
+    inclusive: boolean,
+    validNumber: boolean,
+  ): Promise<TaxDecision> {
+    const { store, sale } = request;
+    if (!sale || store.id === undefined)
+      throw new Error('A Stripe Tax decision needs the store and the sale');
+    evidence.rateSource = STRIPE_TAX_SOURCE;
+    const decision = (calculated?: CalculatedTax): TaxDecision => ({
+      tax: calculated?.rate ?? null,
+      inclusive,
+      note: calculated?.reverseCharge
+        ? reverseChargeNote(request.country, evidence.taxNumber)
+        : null,
+      evidence,
+      calculated,
+    });
+    // Nothing to tax, or no buyer's country yet (a page's first view): no
+    // calculation (and no tax transaction).
+    if (sale.amount <= 0 || !request.country) return decision();
+    const given = request.calculated;
+    let calculated: CalculatedTax;
+    if (
+      given &&
+      given.amount === sale.amount &&
+      given.currency === sale.currency &&
+      given.inclusive === inclusive
+    ) {
+      calculated = given;
+    } else {
+      if (request.offline) throw TaxErrors.taxQuoteChanged();
+      if (!this.stripeTax) throw TaxErrors.taxServiceUnavailable();
+      calculated = await this.stripeTax.calculate({
+        storeId: store.id,
+        testMode: sale.testMode,
+        amount: sale.amount,
+        currency: sale.currency,
+        inclusive,
+        country: request.country,
+        zip: evidence.billingZip,
+        state:
+          evidence.billingRegion ??
+          (request.state?.trim().toUpperCase() || null),
+        taxNumber: validNumber ? evidence.taxNumber : null,
+        taxCode: request.taxCode,
+        reference: sale.reference,
+      });
+    }
+    if (calculated.calculationId)
+      evidence.rateSource = `${STRIPE_TAX_SOURCE}:${calculated.calculationId}`;
+    return decision(calculated);
+  }
+}
+
+/** The rate source of a Stripe Tax order; with `:taxcalc_…` when Stripe calculated it. */
+export const STRIPE_TAX_SOURCE = 'stripe_tax';
+
+/** The reverse-charge wording for the receipt and invoice. */
+function reverseChargeNote(country: string, taxNumber: string | null): string {
+  return `${country === 'GB' ? UK_REVERSE_CHARGE : EU_REVERSE_CHARGE} Customer VAT number: ${taxNumber}.`;
 }

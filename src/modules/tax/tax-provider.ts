@@ -36,3 +36,43 @@ export interface TaxProvider {
 }
 
 export const TAX_PROVIDER = Symbol('TAX_PROVIDER');
+
+/** Who computes a store's tax: the built-in tables, or Stripe Tax. */
+export const TAX_PROVIDER_NAMES = ['builtin', 'stripe'] as const;
+export type TaxProviderName = (typeof TAX_PROVIDER_NAMES)[number];
+
+/**
+ * A sale as a tax service prices it (Stripe Tax's calculation): the amount
+ * and who buys, where the built-in tables need only the country.
+ */
+export interface TaxSale {
+  storeId: number;
+  testMode: boolean;
+  /** The taxable amount in the currency's minor units (after the discount, with the setup fee), with tax when `inclusive`. */
+  amount: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+  inclusive: boolean;
+  country: string;
+  zip: string | null;
+  state: string | null;
+  /** An EU/UK VAT number that passed its check (B2B); null for a consumer. */
+  taxNumber: string | null;
+  taxCode: TaxCode;
+  /** The line's reference at the service (the variant). */
+  reference: string;
+}
+
+/** A tax service's answer for a sale, kept for the order. */
+export interface CalculatedTax {
+  /** The service's calculation, kept on the order as evidence (`taxcalc_…`). */
+  calculationId: string | null;
+  /** The sale it priced: reused only for the same amount, currency and pricing. */
+  amount: number;
+  currency: string;
+  inclusive: boolean;
+  /** Null: no tax (not registered there, exempt, zero rated, reverse charge). */
+  rate: { name: string; rate: number } | null;
+  /** The service applied the reverse charge (a valid VAT number from another country). */
+  reverseCharge: boolean;
+}

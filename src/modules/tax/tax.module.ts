@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { PaymentModule } from '../payment/payment.module';
+import { StripeTaxService } from './stripe-tax.service';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { VIES_CLIENT, ViesClient } from './vies-client';
@@ -8,10 +10,13 @@ import { TAX_PROVIDER } from './tax-provider';
 
 /**
  * Tax: the engine that decides a sale's tax (`TaxEngine`) over a
- * `TaxProvider`; the built-in one answers from tables shipped with the code.
+ * `TaxProvider`; the built-in one answers from tables shipped with the code,
+ * and a store may choose Stripe Tax instead (`StripeTaxService`).
  */
 @Module({
+  imports: [PaymentModule],
   providers: [
+    StripeTaxService,
     { provide: TAX_PROVIDER, useClass: BuiltinTaxProvider },
     {
       provide: VIES_CLIENT,
@@ -23,6 +28,6 @@ import { TAX_PROVIDER } from './tax-provider';
     },
     TaxEngine,
   ],
-  exports: [TaxEngine],
+  exports: [TaxEngine, StripeTaxService],
 })
 export class TaxModule {}

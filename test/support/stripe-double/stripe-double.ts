@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { parse } from 'qs';
 import Stripe from 'stripe';
 import { cardOfNumber, TestCard, testCardOf } from './cards';
+import { invalid, missing, noSuch, StripeError } from './errors';
+import { StripeTaxDouble } from './stripe-tax-double';
 
 type StripeObject = Record<string, unknown> & { id: string; object: string };
 type Params = Record<string, unknown>;
@@ -22,31 +24,6 @@ const FIXTURES = (
     ),
   ) as { resources: Record<string, StripeObject> }
 ).resources;
-
-/** A Stripe API error, in Stripe's shape: `{"error": {type, code, message, param, …}}`. */
-class StripeError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(String(body.message));
-  }
-}
-
-const invalid = (message: string, extra: Params = {}) =>
-  new StripeError(400, { type: 'invalid_request_error', message, ...extra });
-const missing = (param: string) =>
-  invalid(`Missing required param: ${param}.`, {
-    code: 'parameter_missing',
-    param,
-  });
-const noSuch = (kind: string, id: string, param = 'id') =>
-  new StripeError(404, {
-    type: 'invalid_request_error',
-    code: 'resource_missing',
-    message: `No such ${kind}: '${id}'`,
-    param,
-  });
 
 /** Top-level parameters each endpoint accepts (what the `stripe` package's types allow, for the parts the double serves). */
 const PARAMS: Record<string, string[]> = {
@@ -236,6 +213,11 @@ export class StripeDouble {
   port = 0;
   /** How many of the next API requests answer Stripe's 500 `api_error`. */
   private failures = 0;
+  /** How many of the next API requests never answer (a client timeout). */
+  private hangs = 0;
+  private readonly hung = new Set<ServerResponse>();
+  /** Stripe Tax: calculations, transactions, reversals. */
+  private readonly tax = new StripeTaxDouble();
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -249,6 +231,8 @@ export class StripeDouble {
   }
 
   async stop(): Promise<void> {
+    for (const res of this.hung) res.destroy();
+    this.hung.clear();
     await this.flush();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
@@ -285,6 +269,24 @@ export class StripeDouble {
    */
   failRequests(count: number) {
     this.failures = count;
+  }
+
+  /** The next `count` API requests get no answer at all: the client times out. */
+  hangRequests(count: number) {
+    this.hangs = count;
+  }
+
+  /**
+   * Stripe Tax settings of an account: its head office country (reverse
+   * charge applies to other countries) and where it is registered
+   * (countries, `US-TX`-style states, `EU`; null: everywhere).
+   */
+  taxSettings(
+    secretKey: string,
+    headOffice: string,
+    registrations: string[] | null = null,
+  ) {
+    this.tax.configure(this.account(secretKey), headOffice, registrations);
   }
 
   /**
@@ -466,6 +468,11 @@ export class StripeDouble {
       return;
     }
     const account = this.account(auth![1]);
+    if (this.hangs > 0) {
+      this.hangs--;
+      this.hung.add(res);
+      return;
+    }
     if (this.failures > 0) {
       this.failures--;
       send(
@@ -526,6 +533,10 @@ export class StripeDouble {
     path: string,
     params: Params,
   ): StripeObject {
+    if (path.startsWith('/v1/tax/')) {
+      const answer = this.tax.route(account, method, path, params);
+      if (answer) return answer;
+    }
     const [, , resource, id, action] = path.split('/');
     const pattern = [
       method,
