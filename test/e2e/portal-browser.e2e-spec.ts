@@ -18,7 +18,7 @@ const AXE = readFileSync(
   join('node_modules', 'axe-core', 'axe.min.js'),
   'utf8',
 );
-const DOCS = 'docs';
+const SCREENSHOTS = join('docs', 'screenshots');
 
 interface AxeViolation {
   id: string;
@@ -59,7 +59,7 @@ async function shoot(page: Page, name: string) {
       expect(overflow).toBeLessThanOrEqual(375);
     }
     await page.screenshot({
-      path: join(DOCS, `${name}-${width}.png`),
+      path: join(SCREENSHOTS, `${name}-${width}.png`),
       fullPage: true,
     });
   }
@@ -125,6 +125,13 @@ describe('the customer portal in a real browser', () => {
     page.setDefaultTimeout(60_000);
     const axeFindings: string[] = [];
 
+    // The checkout the plan is sold on (its buy-now link).
+    const product = await api(`/v1/products/${bought.productId}`).expect(200);
+    await page.goto(String(product.body.data.attributes.buy_now_url));
+    await page.waitForSelector('button.pay');
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'checkout');
+
     // The receipt, then the portal it links to.
     if (process.env.PORTAL_TRACE) console.log('receipt', receiptUrl);
     await page.goto(receiptUrl);
@@ -132,7 +139,7 @@ describe('the customer portal in a real browser', () => {
     expect(await page.textContent('h1')).toBeTruthy();
     await page.setViewportSize({ width: 1280, height: 800 });
     axeFindings.push(...(await seriousViolations(page)));
-    await shoot(page, 'portal-receipt');
+    await shoot(page, 'receipt');
     await page.click('a[data-portal]');
     await page.waitForSelector('text=Subscriptions');
     axeFindings.push(...(await seriousViolations(page)));
@@ -166,6 +173,12 @@ describe('the customer portal in a real browser', () => {
     await page.click('#resume-form button');
     await page.waitForSelector('text=Your subscription was resumed.');
     axeFindings.push(...(await seriousViolations(page)));
+
+    // The payment-method page it links to.
+    await page.click('a:text("Update payment method")');
+    await page.waitForSelector('input[name="card_number"]');
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'portal-payment-method');
 
     const after = await api(`/v1/subscriptions/${bought.subscription.id}`);
     expect(after.body.data.attributes).toMatchObject({

@@ -22,7 +22,7 @@ import {
   renderCheckoutPage,
   renderMessagePage,
   renderReceiptPage,
-} from './checkout-page';
+} from './checkout.page';
 import { CheckoutRepository } from './checkout.repository';
 import { receiptSections } from './receipt-sections';
 import { checkoutTerms } from './checkout-terms';

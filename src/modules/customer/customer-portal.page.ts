@@ -1,4 +1,5 @@
-import { escapeHtml, htmlPage } from '../../http/html/html';
+import { escapeHtml } from '../../http/html/html';
+import { htmlPage } from '../../http/html/layout';
 import {
   PortalDownload,
   PortalLicenseKey,
@@ -29,7 +30,7 @@ function table(headers: string[], rows: string[][]): string {
         `<tr>${cells.map((c, i) => c.replace(/^<td/, `<td data-label="${escapeHtml(headers[i])}"`)).join('')}</tr>`,
     )
     .join('\n');
-  return `<div class="scroll"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
+  return `<div class="scroll"><table class="cards">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 const cell = (value: string | number, className?: string) =>
@@ -97,10 +98,10 @@ const downloadRow = (d: PortalDownload) => [
 /** The customer portal: every value escaped, no scripts. */
 export function renderCustomerPortal(portal: CustomerPortal): string {
   const { customer, storeName, lists } = portal;
-  const title = `${storeName || 'Store'}: customer portal`;
+  const title = `${storeName || 'Store'}: your purchases`;
   const body = [
-    `<h1>${escapeHtml(storeName || 'Customer portal')}</h1>`,
-    `<p class="sub">Customer portal of ${escapeHtml(customer.name)} &lt;${escapeHtml(customer.email)}&gt;${customer.testMode ? ' (test mode)' : ''}</p>`,
+    `<div class="intro"><h1>Your purchases</h1>
+<p class="sub">${escapeHtml(customer.name)} &lt;${escapeHtml(customer.email)}&gt;${customer.testMode ? ' (test mode)' : ''}</p></div>`,
     section(
       'Subscriptions',
       'No subscriptions.',
@@ -126,5 +127,5 @@ export function renderCustomerPortal(portal: CustomerPortal): string {
       lists.licenseKeys.map(licenseKeyRow),
     ),
   ].join('\n');
-  return htmlPage(title, body);
+  return htmlPage(title, body, { storeName });
 }
