@@ -67,8 +67,8 @@ function quantitySection(m: SubscriptionPortalModel): string {
 <h2>Quantity</h2>
 ${form(
   m.actions.quantity,
-  `<label for="quantity">Seats or units (1 to ${m.quantity.max})</label>
-<input id="quantity" name="quantity" type="number" inputmode="numeric" min="1" max="${m.quantity.max}" value="${m.quantity.value}" required>
+  `<label for="quantity">Seats or units (${m.quantity.min} to ${m.quantity.max})</label>
+<input id="quantity" name="quantity" type="number" inputmode="numeric" min="${m.quantity.min}" max="${m.quantity.max}" value="${m.quantity.value}" required>
 `,
   'Update quantity',
   'quantity-form',

@@ -54,6 +54,8 @@ export interface CheckoutPageModel {
   media: string[];
   variants: { id: number; name: string; price: string; selected: boolean }[];
   quantity: number;
+  /** The chosen variant's `min_quantity` and `max_quantity`. */
+  quantityLimits: { min: number; max: number };
   /** Pay what you want: the amount in major units, as typed or suggested. */
   amount: { currency: string; value: string; minimum: string } | null;
   values: {
@@ -171,7 +173,8 @@ ${errors}
 ${variants}
 ${amount}
 <label for="quantity">Quantity</label>
-<input type="number" id="quantity" name="quantity" min="1" max="1000" value="${model.quantity}">
+<input type="number" id="quantity" name="quantity" min="${model.quantityLimits.min}" max="${model.quantityLimits.max}" value="${model.quantity}" aria-describedby="quantity-limits">
+<div class="muted" id="quantity-limits" data-quantity-limits>${model.quantityLimits.min} to ${model.quantityLimits.max}</div>
 <label for="email">Email</label>
 <input type="email" id="email" name="email" value="${escape(model.values.email)}" autocomplete="email" required>
 <label for="name">Name</label>
