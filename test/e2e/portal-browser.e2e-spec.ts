@@ -94,7 +94,7 @@ describe('the customer portal in a real browser', () => {
       .set('Authorization', `Bearer ${merchant.testKey}`)
       .set('Accept', 'application/vnd.api+json');
 
-  it('clicks through cancel, resume, plan change and quantity; receipt and portal pass axe', async () => {
+  it('clicks through the billing form, cancel, resume, plan change and quantity; checkout, receipt and portal pass axe', async () => {
     const storeId = merchant.stores[0].id;
     const bought = await buySubscription(
       t.baseUrl,
@@ -143,7 +143,25 @@ describe('the customer portal in a real browser', () => {
     await page.click('a[data-portal]');
     await page.waitForSelector('text=Subscriptions');
     axeFindings.push(...(await seriousViolations(page)));
+
+    // The billing form: saved as the API saves it, the page says so.
+    await page.fill('#address_line_1', 'Invalidenstraße 117');
+    await page.fill('#city', 'Berlin');
+    await page.fill('#zip', '10115');
+    await page.fill('#country', 'de');
+    await page.click('#billing-form button');
+    await page.waitForSelector('text=Your billing details were saved.');
+    expect(await page.inputValue('#country')).toBe('DE');
+    axeFindings.push(...(await seriousViolations(page)));
     await shoot(page, 'portal-customer');
+    const customerId = String(bought.subscription.attributes.customer_id);
+    const customer = await api(`/v1/customers/${customerId}`).expect(200);
+    expect(customer.body.data.attributes).toMatchObject({
+      address: 'Invalidenstraße 117',
+      city: 'Berlin',
+      zip: '10115',
+      country: 'DE',
+    });
 
     // The subscription's own page.
     await page.click('a:text("Manage")');

@@ -25,6 +25,7 @@ import { CustomerEmailIndex1795640100000 } from './1795640100000-customer-email-
 import { UsageRecordClientIds1795640200000 } from './1795640200000-usage-record-client-ids';
 import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
 import { VariantQuantityLimits1795660000000 } from './1795660000000-variant-quantity-limits';
+import { CustomerBillingAddress1795660100000 } from './1795660100000-customer-billing-address';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -55,4 +56,5 @@ export const migrations = [
   UsageRecordClientIds1795640200000,
   StripeCheckout1795650000000,
   VariantQuantityLimits1795660000000,
+  CustomerBillingAddress1795660100000,
 ];

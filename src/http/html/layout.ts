@@ -92,7 +92,7 @@ fieldset{border:1px solid var(--border);border-radius:8px;margin:12px 0 0;paddin
 .variant{display:flex;justify-content:space-between;gap:8px;margin:4px 0;font-weight:400}
 .row{display:flex;flex-wrap:wrap;gap:0 12px;align-items:flex-end}
 .row>div{flex:1 1 140px;min-width:0}
-.grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,200px),1fr));gap:0 12px}
+.grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,200px),1fr));gap:0 12px;align-items:end}
 button{font:inherit;font-weight:600;border:0;border-radius:8px;padding:10px 18px;min-height:44px;cursor:pointer;background:var(--button);color:var(--button-text)}
 button:disabled{opacity:.6;cursor:not-allowed}
 button.secondary{background:var(--border);color:var(--text)}
