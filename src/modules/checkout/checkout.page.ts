@@ -174,7 +174,7 @@ ${variants}
 ${amount}
 <label for="quantity">Quantity</label>
 <input type="number" id="quantity" name="quantity" min="${model.quantityLimits.min}" max="${model.quantityLimits.max}" value="${model.quantity}" aria-describedby="quantity-limits">
-<div class="muted" id="quantity-limits" data-quantity-limits>${model.quantityLimits.min} to ${model.quantityLimits.max}</div>
+<div class="muted" id="quantity-limits" data-quantity-limits>${model.quantityLimits.min} to ${model.quantityLimits.max} per order</div>
 <label for="email">Email</label>
 <input type="email" id="email" name="email" value="${escape(model.values.email)}" autocomplete="email" required>
 <label for="name">Name</label>

@@ -15,11 +15,7 @@ import {
   PortalLists,
 } from './customer-activity';
 import { Customer } from './customer.entity';
-import {
-  CustomerChanges,
-  CustomerRepository,
-  isDuplicateEmail,
-} from './customer.repository';
+import { CustomerRepository, isDuplicateEmail } from './customer.repository';
 import { CustomerErrors } from './customer.errors';
 import {
   BILLING_FIELDS,
