@@ -129,9 +129,11 @@ describe('catalog through the official SDK', () => {
     });
     expect(one.error).toBeNull();
     const attributes = one.data!.data.attributes;
-    // The spec's 27 attributes and Zest's `download_limit` extension.
-    expect(Object.keys(attributes)).toHaveLength(28);
+    // The spec's 27 attributes and Zest's `download_limit`, `min_quantity`
+    // and `max_quantity` extensions.
+    expect(Object.keys(attributes)).toHaveLength(30);
     expect(attributes).toHaveProperty('download_limit', null);
+    expect(attributes).toMatchObject({ min_quantity: 1, max_quantity: 1000 });
     expect(attributes).toMatchObject({
       price: 900,
       is_subscription: true,

@@ -64,6 +64,8 @@ const VARIANT_KEYS = [
   'min_price',
   'suggested_price',
   'download_limit',
+  'min_quantity',
+  'max_quantity',
 ];
 const PRICE_KEYS = [
   'variant_id',

@@ -29,6 +29,10 @@ const ATTRIBUTES = [
   'created_at',
   'updated_at',
   'test_mode',
+  // Extensions: the billing address beyond city and country, the tax number.
+  'address',
+  'zip',
+  'tax_number',
 ];
 
 interface CustomerObject {
@@ -504,7 +508,8 @@ describe('customers', () => {
       expect(created.error).toBeNull();
       expect(created.statusCode).toBe(201);
       const id = created.data!.data.id;
-      expect(Object.keys(created.data!.data.attributes)).toHaveLength(17);
+      // The reference's 17 and Zest's address, zip and tax_number.
+      expect(Object.keys(created.data!.data.attributes)).toHaveLength(20);
       expect(created.data!.data.attributes.status).toBe('subscribed');
 
       const updated = await updateCustomer(id, {

@@ -18,7 +18,7 @@ const AXE = readFileSync(
   join('node_modules', 'axe-core', 'axe.min.js'),
   'utf8',
 );
-const DOCS = 'docs';
+const SCREENSHOTS = join('docs', 'screenshots');
 
 interface AxeViolation {
   id: string;
@@ -59,7 +59,7 @@ async function shoot(page: Page, name: string) {
       expect(overflow).toBeLessThanOrEqual(375);
     }
     await page.screenshot({
-      path: join(DOCS, `${name}-${width}.png`),
+      path: join(SCREENSHOTS, `${name}-${width}.png`),
       fullPage: true,
     });
   }
@@ -94,7 +94,7 @@ describe('the customer portal in a real browser', () => {
       .set('Authorization', `Bearer ${merchant.testKey}`)
       .set('Accept', 'application/vnd.api+json');
 
-  it('clicks through cancel, resume, plan change and quantity; receipt and portal pass axe', async () => {
+  it('clicks through the billing form, cancel, resume, plan change and quantity; checkout, receipt and portal pass axe', async () => {
     const storeId = merchant.stores[0].id;
     const bought = await buySubscription(
       t.baseUrl,
@@ -125,6 +125,13 @@ describe('the customer portal in a real browser', () => {
     page.setDefaultTimeout(60_000);
     const axeFindings: string[] = [];
 
+    // The checkout the plan is sold on (its buy-now link).
+    const product = await api(`/v1/products/${bought.productId}`).expect(200);
+    await page.goto(String(product.body.data.attributes.buy_now_url));
+    await page.waitForSelector('button.pay');
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'checkout');
+
     // The receipt, then the portal it links to.
     if (process.env.PORTAL_TRACE) console.log('receipt', receiptUrl);
     await page.goto(receiptUrl);
@@ -132,11 +139,29 @@ describe('the customer portal in a real browser', () => {
     expect(await page.textContent('h1')).toBeTruthy();
     await page.setViewportSize({ width: 1280, height: 800 });
     axeFindings.push(...(await seriousViolations(page)));
-    await shoot(page, 'portal-receipt');
+    await shoot(page, 'receipt');
     await page.click('a[data-portal]');
     await page.waitForSelector('text=Subscriptions');
     axeFindings.push(...(await seriousViolations(page)));
+
+    // The billing form: saved as the API saves it, the page says so.
+    await page.fill('#address_line_1', 'Invalidenstraße 117');
+    await page.fill('#city', 'Berlin');
+    await page.fill('#zip', '10115');
+    await page.fill('#country', 'de');
+    await page.click('#billing-form button');
+    await page.waitForSelector('text=Your billing details were saved.');
+    expect(await page.inputValue('#country')).toBe('DE');
+    axeFindings.push(...(await seriousViolations(page)));
     await shoot(page, 'portal-customer');
+    const customerId = String(bought.subscription.attributes.customer_id);
+    const customer = await api(`/v1/customers/${customerId}`).expect(200);
+    expect(customer.body.data.attributes).toMatchObject({
+      address: 'Invalidenstraße 117',
+      city: 'Berlin',
+      zip: '10115',
+      country: 'DE',
+    });
 
     // The subscription's own page.
     await page.click('a:text("Manage")');
@@ -166,6 +191,12 @@ describe('the customer portal in a real browser', () => {
     await page.click('#resume-form button');
     await page.waitForSelector('text=Your subscription was resumed.');
     axeFindings.push(...(await seriousViolations(page)));
+
+    // The payment-method page it links to.
+    await page.click('a:text("Update payment method")');
+    await page.waitForSelector('input[name="card_number"]');
+    axeFindings.push(...(await seriousViolations(page)));
+    await shoot(page, 'portal-payment-method');
 
     const after = await api(`/v1/subscriptions/${bought.subscription.id}`);
     expect(after.body.data.attributes).toMatchObject({

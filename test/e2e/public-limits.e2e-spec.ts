@@ -122,6 +122,7 @@ describe('limits of the public routes', () => {
         'GET /my-orders/:identifier page',
         'GET /my-orders/:identifier/return purchase',
         'GET /portal/customers/:id page',
+        'POST /portal/customers/:id/billing page',
         'GET /portal/subscriptions/:id page',
         'GET /portal/subscriptions/:id/payment-method page',
         'POST /portal/subscriptions/:id/payment-method purchase',

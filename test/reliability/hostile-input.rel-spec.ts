@@ -90,6 +90,7 @@ const ROUTES = [
   'POST /portal/subscriptions/:id/plan/preview',
   'POST /portal/subscriptions/:id/plan',
   'POST /portal/subscriptions/:id/quantity',
+  'POST /portal/customers/:id/billing',
   'POST /portal/license-keys/:id/instances/:instance/deactivate',
   'GET /v1/usage-records',
   'POST /v1/usage-records',
@@ -607,6 +608,10 @@ describe('hostile input over every route', () => {
       }),
       'POST /portal/subscriptions/:id/plan': () => ({ variant_id: '1' }),
       'POST /portal/subscriptions/:id/quantity': () => ({ quantity: '2' }),
+      'POST /portal/customers/:id/billing': () => ({
+        country: 'DE',
+        zip: '10115',
+      }),
       'POST /v1/usage-records': () =>
         doc(
           'usage-records',

@@ -26,6 +26,8 @@ import { UsageRecordClientIds1795640200000 } from './1795640200000-usage-record-
 import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
 import { StripeTax1795660000000 } from './1795660000000-stripe-tax';
 import { TaxReportIndexes1795671000000 } from './1795671000000-tax-report-indexes';
+import { VariantQuantityLimits1795672000000 } from './1795672000000-variant-quantity-limits';
+import { CustomerBillingAddress1795672100000 } from './1795672100000-customer-billing-address';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -57,4 +59,6 @@ export const migrations = [
   StripeCheckout1795650000000,
   StripeTax1795660000000,
   TaxReportIndexes1795671000000,
+  VariantQuantityLimits1795672000000,
+  CustomerBillingAddress1795672100000,
 ];

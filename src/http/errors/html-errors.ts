@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml, HTML_PAGE_HEADERS, htmlPage } from '../html/html';
+import { escapeHtml, HTML_PAGE_HEADERS } from '../html/html';
+import { htmlPage } from '../html/layout';
 import { RenderedError, sendJsonApiError } from './json-api-errors';
 
 /**

@@ -13,6 +13,3 @@ export type BillingCaller = Principal | PortalCaller;
 
 export const isPortalCaller = (caller: BillingCaller): caller is PortalCaller =>
   'portal' in caller;
-
-/** The largest quantity a buyer sets in the portal (the hosted checkout's limit). */
-export const PORTAL_MAX_QUANTITY = 1000;

@@ -87,11 +87,11 @@ export const BillingErrors = {
       'plan_not_offered',
     ),
 
-  /** The portal's quantity limits (1 to the hosted checkout's maximum). */
-  quantityOutOfRange: (max: number) =>
+  /** Outside the plan variant's `min_quantity`–`max_quantity`. */
+  quantityOutOfRange: (min: number, max: number) =>
     AppError.attribute(
       'quantity',
-      `The quantity must be a whole number from 1 to ${max}.`,
+      `The quantity must be a whole number from ${min} to ${max}.`,
       'quantity_out_of_range',
     ),
 

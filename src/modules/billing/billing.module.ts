@@ -38,6 +38,8 @@ import { SubscriptionSelfService } from './subscription-self-service';
 import { SubscriptionPurchaseExtension } from './subscription-purchase.extension';
 import { SubscriptionController } from './subscription.controller';
 import { SubscriptionCustomerActivity } from './subscription.customer-activity';
+import { SubscriptionTaxTerms } from './subscription-tax-terms';
+import { TaxModule } from '../tax/tax.module';
 import { Subscription } from './subscription.entity';
 import { SubscriptionRepository } from './subscription.repository';
 import { SubscriptionSerializer } from './subscription.serializer';
@@ -63,6 +65,7 @@ import { UsageRecordService } from './usage-record.service';
     CheckoutModule,
     CurrencyModule,
     CustomerModule,
+    TaxModule,
     // Invoice PDFs: billing plugs in a source and links `urls.invoice_url`.
     InvoiceModule,
     LicensingModule,
@@ -124,6 +127,7 @@ import { UsageRecordService } from './usage-record.service';
     SubscriptionInvoiceSource,
     SubscriptionPurchaseExtension,
     SubscriptionCustomerActivity,
+    SubscriptionTaxTerms,
     InvoiceRevenue,
     // License keys of a subscription expire with it.
     { provide: SUBSCRIPTION_END_FOLLOWER, useExisting: LicenseKeyService },

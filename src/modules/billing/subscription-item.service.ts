@@ -5,17 +5,14 @@ import { Principal } from '../../common/principal';
 import { prorate } from '../../common/money';
 import { formatTimestamp } from '../../common/timestamps';
 import { Transactions } from '../../database/transactions';
-import {
-  BillingCaller,
-  isPortalCaller,
-  PORTAL_MAX_QUANTITY,
-} from './billing-caller';
+import { BillingCaller, isPortalCaller } from './billing-caller';
 import { PaymentAttempt } from '../payment/payment-attempt.entity';
 import { CurrentUsage } from './billing-views';
 import { InvoiceCollection } from './invoice-collection';
 import { ProrationCharges } from './proration-charges';
 import { planName } from './invoice-lines';
 import { SubscriptionItemUpdateAttributes } from './billing.dto';
+import { withinLimits } from '../catalog/quantity-limits';
 import { amountFor } from './pricing';
 import { prorationMode } from './proration';
 import {
@@ -61,17 +58,19 @@ export class SubscriptionItemService {
         ? [await this.subscriptions.findItem(manager, id)]
         : await this.subscriptions.findVisibleItems(caller, [id], manager);
       if (!visible) throw AppError.notFound();
-      if (
-        portal &&
-        !(input.quantity >= 1 && input.quantity <= PORTAL_MAX_QUANTITY)
-      ) {
-        throw BillingErrors.quantityOutOfRange(PORTAL_MAX_QUANTITY);
-      }
       const s = await this.subscriptions.lock(manager, visible.subscriptionId);
       const item = await this.subscriptions.findItem(manager, id);
       if (!s || !item) throw AppError.notFound();
       if (item.isUsageBased) {
         throw BillingErrors.usageBasedQuantity();
+      }
+      // The plan's variant sets the limits, for the API as for the portal.
+      const limits = await this.subscriptions.quantityLimits(
+        manager,
+        s.variantId,
+      );
+      if (!withinLimits(input.quantity, limits)) {
+        throw BillingErrors.quantityOutOfRange(limits.min, limits.max);
       }
       if (s.status === 'cancelled' || s.status === 'expired') {
         throw BillingErrors.itemsLocked(s.status);

@@ -9,7 +9,8 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../../http/auth/public.decorator';
-import { escapeHtml, htmlPage } from '../../http/html/html';
+import { escapeHtml } from '../../http/html/html';
+import { htmlPage } from '../../http/html/layout';
 import { HtmlPage } from '../../http/html/html-page.decorator';
 import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
@@ -38,14 +39,16 @@ function render(s: SubscriptionView, notice: string | null): string {
       : `Renews ${DATE.format(s.renewsAt)}`;
   return htmlPage(
     `${s.productName} subscription`,
-    `<h1>${escapeHtml(s.productName)} — ${escapeHtml(s.variantName)}</h1>
-<p class="sub">${escapeHtml(STATUS_FORMATTED[s.status])} · ${escapeHtml(next)} · Card: ${escapeHtml(card)}</p>
-${notice ? `<p class="empty">${escapeHtml(notice)}</p>` : ''}
+    `<div class="intro"><h1>${escapeHtml(s.productName)} — ${escapeHtml(s.variantName)}</h1>
+<p class="sub">${escapeHtml(STATUS_FORMATTED[s.status])} · ${escapeHtml(next)} · Card: ${escapeHtml(card)}</p></div>
+${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ''}
+<section>
 <h2>Update payment method</h2>
 <form method="post" action="${escapeHtml(s.urls.update_payment_method)}">
 <label>Card number <input name="card_number" inputmode="numeric" autocomplete="cc-number" required></label>
 <button type="submit">Save card</button>
-</form>`,
+</form>
+</section>`,
   );
 }
 

@@ -1,4 +1,5 @@
-import { escapeHtml, htmlPage } from '../../http/html/html';
+import { escapeHtml } from '../../http/html/html';
+import { htmlPage } from '../../http/html/layout';
 import {
   PlanQuote,
   SubscriptionPortalModel,
@@ -66,8 +67,8 @@ function quantitySection(m: SubscriptionPortalModel): string {
 <h2>Quantity</h2>
 ${form(
   m.actions.quantity,
-  `<label for="quantity">Seats or units (1 to ${m.quantity.max})</label>
-<input id="quantity" name="quantity" type="number" inputmode="numeric" min="1" max="${m.quantity.max}" value="${m.quantity.value}" required>
+  `<label for="quantity">Seats or units (${m.quantity.min} to ${m.quantity.max})</label>
+<input id="quantity" name="quantity" type="number" inputmode="numeric" min="${m.quantity.min}" max="${m.quantity.max}" value="${m.quantity.value}" required>
 `,
   'Update quantity',
   'quantity-form',
@@ -108,7 +109,7 @@ function invoicesSection(m: SubscriptionPortalModel): string {
     .join('\n');
   return `<section>
 <h2>Invoices</h2>
-<div class="scroll"><table>
+<div class="scroll"><table class="cards">
 <thead><tr><th>Date</th><th>For</th><th>Total</th><th>Status</th><th>Invoice</th></tr></thead>
 <tbody>
 ${rows}
@@ -126,9 +127,8 @@ function header(m: SubscriptionPortalModel): string {
     s.status === 'cancelled' || s.status === 'expired'
       ? `Ends ${DATE.format(s.endsAt ?? s.renewsAt)}`
       : `Renews ${DATE.format(s.renewsAt)}`;
-  return `<p class="store">${escapeHtml(m.storeName)}</p>
-<h1>${escapeHtml(s.productName)} — ${escapeHtml(s.variantName)}</h1>
-<p class="sub">${escapeHtml(STATUS_FORMATTED[s.status])} · ${escapeHtml(next)} · Card: ${escapeHtml(card)}</p>`;
+  return `<div class="intro"><h1>${escapeHtml(s.productName)} — ${escapeHtml(s.variantName)}</h1>
+<p class="sub">${escapeHtml(STATUS_FORMATTED[s.status])} · ${escapeHtml(next)} · Card: ${escapeHtml(card)}</p></div>`;
 }
 
 /** The subscription's portal page: terms, self-service forms, invoices. */
@@ -147,11 +147,13 @@ export function renderSubscriptionPortal(
     quantitySection(m),
     cancelSection(m),
     invoicesSection(m),
-    `<p class="links"><a href="${escapeHtml(s.urls.update_payment_method)}">Update payment method</a> · <a href="${escapeHtml(s.urls.customer_portal)}">All your purchases</a></p>`,
+    `<p class="links"><a href="${escapeHtml(s.urls.update_payment_method)}">Update payment method</a> <a href="${escapeHtml(s.urls.customer_portal)}">All your purchases</a></p>`,
   ]
     .filter(Boolean)
     .join('\n');
-  return htmlPage(`${s.productName} subscription`, body);
+  return htmlPage(`${s.productName} subscription`, body, {
+    storeName: m.storeName,
+  });
 }
 
 /** The plan change priced, with the form that confirms it. */
@@ -181,5 +183,7 @@ ${form(
 <p><a href="${escapeHtml(m.subscription.urls.customer_portal_update_subscription)}">Keep my current plan</a></p>
 </section>`,
   ].join('\n');
-  return htmlPage(`Change plan: ${m.subscription.productName}`, body);
+  return htmlPage(`Change plan: ${m.subscription.productName}`, body, {
+    storeName: m.storeName,
+  });
 }

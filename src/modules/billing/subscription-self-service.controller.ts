@@ -22,7 +22,6 @@ import {
   renderSubscriptionPortal,
 } from './subscription-portal.page';
 import { SubscriptionSelfService } from './subscription-self-service';
-import { PORTAL_MAX_QUANTITY } from './billing-caller';
 import { BillingErrors } from './billing.errors';
 
 const SUBSCRIPTION_ID = new IntegerIdPipe(BillingErrors.subscriptionNotFound);
@@ -133,9 +132,11 @@ export class SubscriptionSelfServiceController {
   ) {
     return this.act(reply, id, 'Your quantity was updated.', async () => {
       const raw = field(body, 'quantity');
-      if (!WHOLE_NUMBER.test(raw))
-        throw BillingErrors.quantityOutOfRange(PORTAL_MAX_QUANTITY);
-      await this.portal.changeQuantity(id, Number(raw));
+      // Not a whole number: NaN, refused with the plan's limits.
+      await this.portal.changeQuantity(
+        id,
+        WHOLE_NUMBER.test(raw) ? Number(raw) : Number.NaN,
+      );
     });
   }
 

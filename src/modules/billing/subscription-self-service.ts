@@ -12,7 +12,7 @@ import {
   unitPriceText,
 } from '../catalog/subscription-terms';
 import { PORTAL_LINK_LIFETIME_MS } from '../customer/customer.service';
-import { PORTAL_CALLER, PORTAL_MAX_QUANTITY } from './billing-caller';
+import { PORTAL_CALLER } from './billing-caller';
 import { SubscriptionView } from './billing-views';
 import { planChangeAmounts } from './plan-change';
 import { amountFor } from './pricing';
@@ -85,7 +85,7 @@ export interface SubscriptionPortalModel {
   terms: string | null;
   plans: PortalPlan[];
   /** The quantity form (quantity-priced plans only). */
-  quantity: { value: number; max: number } | null;
+  quantity: { value: number; min: number; max: number } | null;
   invoices: PortalInvoice[];
   actions: PortalActions;
 }
@@ -186,15 +186,17 @@ export class SubscriptionSelfService {
     const s = await this.subscriptions.findById(id);
     if (!s) return null;
     const now = this.clock.now();
-    const [[view], item, plans, invoices, storeName] = await Promise.all([
-      this.billing.views(null, [s], now),
-      this.subscriptions
-        .firstItems(null, [id])
-        .then((items) => [...items.values()][0] ?? null),
-      this.subscriptions.publishedPlans(s),
-      this.invoices.ofSubscription(s),
-      this.subscriptions.storeName(s.storeId),
-    ]);
+    const [[view], item, plans, invoices, storeName, limits] =
+      await Promise.all([
+        this.billing.views(null, [s], now),
+        this.subscriptions
+          .firstItems(null, [id])
+          .then((items) => [...items.values()][0] ?? null),
+        this.subscriptions.publishedPlans(s),
+        this.invoices.ofSubscription(s),
+        this.subscriptions.storeName(s.storeId),
+        this.subscriptions.quantityLimits(null, s.variantId),
+      ]);
     const price = item
       ? await this.subscriptions.price(null, item.priceId)
       : null;
@@ -212,9 +214,7 @@ export class SubscriptionSelfService {
           current: p.variant.id === s.variantId,
         })),
       quantity:
-        item && !item.isUsageBased
-          ? { value: item.quantity, max: PORTAL_MAX_QUANTITY }
-          : null,
+        item && !item.isUsageBased ? { value: item.quantity, ...limits } : null,
       invoices: invoices.map((invoice) => {
         const v = this.billing.invoiceView(invoice);
         return {

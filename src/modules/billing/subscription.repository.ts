@@ -1,3 +1,9 @@
+import {
+  DEFAULT_MAX_QUANTITY,
+  DEFAULT_MIN_QUANTITY,
+  QuantityLimits,
+  quantityLimitsOf,
+} from '../catalog/quantity-limits';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
@@ -268,6 +274,18 @@ export class SubscriptionRepository {
   ): Promise<Price | null> {
     const [price] = await this.prices(manager, [id]);
     return price ?? null;
+  }
+
+  /** The quantity limits a subscription's plan (its variant) sets. */
+  async quantityLimits(
+    manager: EntityManager | null,
+    variantId: number,
+  ): Promise<QuantityLimits> {
+    const m = manager ?? this.subscriptions.manager;
+    const variant = await m.findOneBy(Variant, { id: variantId });
+    return variant
+      ? quantityLimitsOf(variant)
+      : { min: DEFAULT_MIN_QUANTITY, max: DEFAULT_MAX_QUANTITY };
   }
 
   /** A variant of the store and mode, with its product and current price. */

@@ -10,10 +10,12 @@ import {
   IsString,
   IsUrl,
   Matches,
+  Max,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { QUANTITY_CEILING } from './quantity-limits';
 import type {
   IntervalUnit,
   PriceCategory,
@@ -132,6 +134,20 @@ export class VariantAttributes {
   @IsInt()
   @Min(1)
   download_limit?: number | null;
+
+  /** Extension: the fewest units per purchase or subscription item (default 1). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(QUANTITY_CEILING)
+  min_quantity?: number;
+
+  /** Extension: the most units per purchase or subscription item (default 1000). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(QUANTITY_CEILING)
+  max_quantity?: number;
 }
 
 export class VariantUpdateAttributes extends PartialType(VariantAttributes) {}

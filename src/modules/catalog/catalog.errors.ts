@@ -5,6 +5,14 @@ import { CommonErrors } from '../../common/common.errors';
 export const CatalogErrors = {
   ...CommonErrors,
 
+  /** A variant's `min_quantity` above its `max_quantity`. */
+  quantityLimitsInverted: (min: number, max: number) =>
+    AppError.attribute(
+      'min_quantity',
+      `The minimum quantity (${min}) cannot exceed the maximum quantity (${max}).`,
+      'quantity_limits_inverted',
+    ),
+
   /** Every broken rule of a price at once, one error per attribute. */
   invalidPrice: (errors: { field: string; detail: string }[]) =>
     AppError.unprocessable(

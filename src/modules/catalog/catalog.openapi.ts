@@ -65,6 +65,12 @@ export const catalogOpenApi: OpenApiContribution = {
         download_limit: nullable(
           int('Extension: downloads per order item; null is unlimited.'),
         ),
+        min_quantity: int(
+          'Extension: the fewest units one purchase or subscription item may have (default 1).',
+        ),
+        max_quantity: int(
+          'Extension: the most units one purchase or subscription item may have (default 1000, at most 10000).',
+        ),
         price: int(),
         is_subscription: bool(),
         interval: nullable(interval),

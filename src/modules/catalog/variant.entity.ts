@@ -78,6 +78,14 @@ export class Variant {
   @Column({ name: 'download_limit', type: 'integer', nullable: true })
   downloadLimit: number | null;
 
+  /** Extension: the fewest units one purchase or subscription item may have. */
+  @Column({ name: 'min_quantity', type: 'integer' })
+  minQuantity: number;
+
+  /** Extension: the most units one purchase or subscription item may have. */
+  @Column({ name: 'max_quantity', type: 'integer' })
+  maxQuantity: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -69,6 +69,8 @@ export class VariantSerializer implements ResourceType<VariantView> {
       min_price: pwyw ? (price.minPrice ?? 0) : 0,
       suggested_price: pwyw ? (price.suggestedPrice ?? 0) : 0,
       download_limit: variant.downloadLimit,
+      min_quantity: variant.minQuantity,
+      max_quantity: variant.maxQuantity,
     };
   }
 }

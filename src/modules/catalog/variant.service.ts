@@ -10,6 +10,12 @@ import { ProductRepository } from './product.repository';
 import { Variant } from './variant.entity';
 import { VariantRepository } from './variant.repository';
 import { CatalogErrors } from './catalog.errors';
+import {
+  checkQuantityLimits,
+  DEFAULT_MAX_QUANTITY,
+  DEFAULT_MIN_QUANTITY,
+  quantityLimitsOf,
+} from './quantity-limits';
 
 /** A variant with its current price, which its deprecated price attributes come from. */
 export type VariantView = Variant & { price: Price | null };
@@ -26,6 +32,8 @@ const NOT_NULL = [
   'license_length_unit',
   'is_license_length_unlimited',
   'links',
+  'min_quantity',
+  'max_quantity',
 ] as const;
 
 @Injectable()
@@ -75,8 +83,11 @@ export class VariantService {
         status: 'published',
         currentPriceId: null,
         downloadLimit: null,
+        minQuantity: DEFAULT_MIN_QUANTITY,
+        maxQuantity: DEFAULT_MAX_QUANTITY,
       });
       apply(variant, input);
+      checkQuantityLimits(quantityLimitsOf(variant));
       return this.variants.save(manager, variant);
     });
     return (await this.views([variant]))[0];
@@ -107,6 +118,7 @@ export class VariantService {
         throw CatalogErrors.defaultVariantStaysPending();
       }
       apply(variant, input);
+      checkQuantityLimits(quantityLimitsOf(variant));
       return this.variants.save(manager, variant);
     });
     return (await this.views([variant]))[0];
@@ -182,6 +194,10 @@ function apply(variant: Variant, input: VariantUpdateAttributes) {
     variant.isLicenseLengthUnlimited = input.is_license_length_unlimited;
   if (input.download_limit !== undefined)
     variant.downloadLimit = input.download_limit;
+  if (input.min_quantity !== undefined)
+    variant.minQuantity = input.min_quantity;
+  if (input.max_quantity !== undefined)
+    variant.maxQuantity = input.max_quantity;
   if (input.links !== undefined)
     variant.links = input.links.map(({ title, url }) => ({ title, url }));
 }

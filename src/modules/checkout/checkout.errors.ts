@@ -145,11 +145,12 @@ export const CheckoutErrors = {
       ),
     ),
 
-  invalidQuantity: (max: number) =>
+  /** Outside the variant's `min_quantity`–`max_quantity`. */
+  invalidQuantity: (min: number, max: number) =>
     AppError.unprocessable(
       invalidInput(
         'quantity',
-        `The quantity must be a whole number from 1 to ${max}.`,
+        `The quantity must be a whole number from ${min} to ${max}.`,
         'invalid_quantity',
       ),
     ),

@@ -14,7 +14,7 @@ import {
   PageTotals,
   plainText,
   renderCheckoutPage,
-} from './checkout-page';
+} from './checkout.page';
 import { HostedPage, HostedResponse, pageTotals } from './hosted-pages';
 import { checkoutTerms } from './checkout-terms';
 import { CheckoutService } from './checkout.service';
@@ -24,6 +24,8 @@ import {
   jsonInput,
   PurchaseInput,
 } from './purchase-input';
+import { quantityLimitsOf } from '../catalog/quantity-limits';
+import { defaultQuantity } from './offer-selection';
 import { Offer, PurchaseService, Quote } from './purchase.service';
 import { buyerSetsPrice, unitPriceOf } from './unit-price';
 import { CheckoutErrors } from './checkout.errors';
@@ -174,7 +176,7 @@ export class HostedCheckoutService {
     let variantId =
       offer.variants.find((v) => String(v.id) === input.variantId)?.id ??
       target.variant.id;
-    let quantity = this.purchases.defaultQuantity(offer, target.variant);
+    let quantity = defaultQuantity(offer, target.variant);
     let totals: PageTotals | null = null;
     let discountApplied: string | null = null;
     let discountMessage: string | null = null;
@@ -234,6 +236,9 @@ export class HostedCheckoutService {
         };
       }),
       quantity,
+      quantityLimits: quantityLimitsOf(
+        offer.variants.find((v) => v.id === variantId) ?? target.variant,
+      ),
       amount: this.amountField(offer, variantId, input),
       values: {
         email: input.email ?? '',

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { formatMoney } from '../../common/money';
 import { OrderView } from '../order/order.repository';
-import { PageTotals, renderMessagePage } from './checkout-page';
+import { PageTotals, renderMessagePage } from './checkout.page';
 import { Totals } from './pricing';
 
 /**

@@ -21,13 +21,14 @@ import { PaymentGateways } from '../payment/payment-gateways';
 import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
 import { CatalogService } from '../catalog/catalog.service';
 import { Checkout } from './checkout.entity';
-import { CheckoutRepository, PurchaseTarget } from './checkout.repository';
+import { CheckoutRepository } from './checkout.repository';
 import { computeTotals, Totals } from './pricing';
 import { PurchaseExtensions } from './purchase-extension';
 import { buyerOf, PurchaseInput } from './purchase-input';
 import { chosenUnitPrice, MAX_CENTS } from './unit-price';
 import { CheckoutErrors } from './checkout.errors';
 import { PURCHASE, PurchaseRecords } from './purchase-settlement';
+import { chosenQuantity, Offer, selectVariant } from './offer-selection';
 import {
   cardNumberRequired,
   hostedPaymentRequired,
@@ -37,16 +38,7 @@ import { TaxDecision, TaxEngine } from '../tax/tax-engine';
 import type { CalculatedTax } from '../tax/tax-provider';
 import type { TaxNumberCheck } from '../tax/vat-number';
 
-const MAX_QUANTITY = 1000;
-
-/** What is for sale at a checkout URL or a variant's buy_now_url. */
-export interface Offer {
-  checkout: Checkout | null;
-  target: PurchaseTarget;
-  testMode: boolean;
-  /** The variants the buyer may pick from, in display order. */
-  variants: Variant[];
-}
+export type { Offer } from './offer-selection';
 
 export interface Quote {
   variant: Variant;
@@ -90,22 +82,6 @@ export class PurchaseService {
     private readonly clock: Clock,
   ) {}
 
-  /** The variant the buyer chose, or the offer's own. */
-  selectVariant(offer: Offer, variantId: string | undefined): Variant {
-    if (variantId === undefined || variantId === '')
-      return offer.target.variant;
-    const chosen = offer.variants.find((v) => String(v.id) === variantId);
-    if (!chosen) throw CheckoutErrors.variantNotOffered();
-    return chosen;
-  }
-
-  defaultQuantity(offer: Offer, variant: Variant): number {
-    const preset = offer.checkout?.checkoutData.variant_quantities.find(
-      (entry) => entry.variant_id === variant.id,
-    );
-    return preset?.quantity ?? offer.checkout?.checkoutOptions.quantity ?? 1;
-  }
-
   /**
    * Prices the offer for this input. Without a manager an unusable discount
    * code is reported in `discountRefusal`; with one (the purchase) the
@@ -121,10 +97,10 @@ export class PurchaseService {
     /** Stripe Tax's calculation, made before the purchase's transaction. */
     calculated?: CalculatedTax | null,
   ): Promise<Quote> {
-    const variant = this.selectVariant(offer, input.variantId);
+    const variant = selectVariant(offer, input.variantId);
     const price = offer.target.prices.get(variant.id);
     if (!price) throw CheckoutErrors.variantWithoutPrice();
-    const quantity = this.quantity(offer, variant, input.quantity);
+    const quantity = chosenQuantity(offer, variant, input.quantity);
     const store = offer.target.store;
     const usdRate = await this.rates.usdRate(store.currency, manager);
     const listed = chosenUnitPrice(
@@ -446,15 +422,6 @@ export class PurchaseService {
       item.priceId,
     );
     return price?.category === 'subscription';
-  }
-
-  private quantity(offer: Offer, variant: Variant, raw: string | undefined) {
-    if (raw === undefined || raw === '')
-      return this.defaultQuantity(offer, variant);
-    const quantity = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-    if (!(quantity >= 1 && quantity <= MAX_QUANTITY))
-      throw CheckoutErrors.invalidQuantity(MAX_QUANTITY);
-    return quantity;
   }
 }
 

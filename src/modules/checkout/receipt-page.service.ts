@@ -7,7 +7,7 @@ import { OrderView } from '../order/order.repository';
 import { orderStatusLabel } from '../order/order-status';
 import { OrderService } from '../order/order.service';
 import { ReceiptExtras } from '../order/receipt-extras';
-import { renderReceiptPage } from './checkout-page';
+import { renderReceiptPage } from './checkout.page';
 import { CheckoutRepository } from './checkout.repository';
 import { HostedResponse, messagePage, pageTotals } from './hosted-pages';
 import { receiptSections } from './receipt-sections';

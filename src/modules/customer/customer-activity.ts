@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Customer } from './customer.entity';
 
 /** A customer's money figures, in USD cents (spec 2.5). */
 export interface CustomerFigures {
@@ -96,6 +98,16 @@ export interface CustomerActivitySource {
   ): Promise<Map<number, Partial<CustomerFigures>>>;
   /** This source's lists on the customer's portal page. */
   portal?(customer: CustomerRef, now: Date): Promise<Partial<PortalLists>>;
+  /**
+   * The customer's billing address or tax number changed (API or portal),
+   * inside the change's transaction: billing re-decides the tax of the
+   * customer's renewing subscriptions. No network calls here.
+   */
+  billingChanged?(
+    manager: EntityManager,
+    customer: Customer,
+    now: Date,
+  ): Promise<void>;
 }
 
 /** The registered sources, combined: figures add up, lists concatenate. */
@@ -147,5 +159,16 @@ export class CustomerActivity {
       licenseKeys: parts.flatMap((part) => part.licenseKeys ?? []),
       downloads: parts.flatMap((part) => part.downloads ?? []),
     };
+  }
+
+  /** Every source's reaction to a billing change, one after another. */
+  async billingChanged(
+    manager: EntityManager,
+    customer: Customer,
+    now: Date,
+  ): Promise<void> {
+    for (const source of this.sources)
+      if (source.billingChanged)
+        await source.billingChanged(manager, customer, now);
   }
 }

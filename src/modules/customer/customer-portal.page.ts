@@ -1,4 +1,5 @@
-import { escapeHtml, htmlPage } from '../../http/html/html';
+import { escapeHtml } from '../../http/html/html';
+import { htmlPage } from '../../http/html/layout';
 import {
   PortalDownload,
   PortalLicenseKey,
@@ -29,7 +30,7 @@ function table(headers: string[], rows: string[][]): string {
         `<tr>${cells.map((c, i) => c.replace(/^<td/, `<td data-label="${escapeHtml(headers[i])}"`)).join('')}</tr>`,
     )
     .join('\n');
-  return `<div class="scroll"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
+  return `<div class="scroll"><table class="cards">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 const cell = (value: string | number, className?: string) =>
@@ -94,13 +95,61 @@ const downloadRow = (d: PortalDownload) => [
   cell(d.remaining === null ? 'unlimited' : d.remaining),
 ];
 
+export interface PortalNotice {
+  kind: 'success' | 'error';
+  text: string;
+}
+
+function notice(n: PortalNotice | null): string {
+  if (!n) return '';
+  return n.kind === 'error'
+    ? `<p class="notice error" role="alert">${escapeHtml(n.text)}</p>`
+    : `<p class="notice" role="status">${escapeHtml(n.text)}</p>`;
+}
+
+function input(
+  id: string,
+  label: string,
+  value: string | null,
+  attributes = '',
+): string {
+  return `<div><label for="${id}">${escapeHtml(label)}</label>
+<input id="${id}" name="${id}" type="text" value="${escapeHtml(value ?? '')}"${attributes}></div>`;
+}
+
+/** The billing address and tax number, saved as PATCH /v1/customers saves them. */
+function billingSection(portal: CustomerPortal): string {
+  const c = portal.customer;
+  const [line1, ...rest] = (c.address ?? '').split('\n');
+  return `<section>
+<h2>Billing details</h2>
+<p class="sub">Your address as a buyer; your next renewals are taxed by it.</p>
+<form method="post" action="${escapeHtml(portal.billingAction)}" id="billing-form">
+<div class="grid2">
+${input('address_line_1', 'Address', line1 || null, ' autocomplete="address-line1"')}
+${input('address_line_2', 'Address line 2 (optional)', rest.join(' ') || null, ' autocomplete="address-line2"')}
+${input('city', 'City', c.city, ' autocomplete="address-level2"')}
+${input('region', 'State / region', c.region, ' autocomplete="address-level1"')}
+${input('zip', 'Postal code', c.zip, ' autocomplete="postal-code"')}
+${input('country', 'Country code (e.g. DE)', c.country, ' autocomplete="country" maxlength="2" required')}
+</div>
+${input('tax_number', 'VAT or tax number (optional)', c.taxNumber)}
+<button type="submit">Save billing details</button>
+</form>
+</section>`;
+}
+
 /** The customer portal: every value escaped, no scripts. */
-export function renderCustomerPortal(portal: CustomerPortal): string {
+export function renderCustomerPortal(
+  portal: CustomerPortal,
+  n: PortalNotice | null = null,
+): string {
   const { customer, storeName, lists } = portal;
-  const title = `${storeName || 'Store'}: customer portal`;
+  const title = `${storeName || 'Store'}: your purchases`;
   const body = [
-    `<h1>${escapeHtml(storeName || 'Customer portal')}</h1>`,
-    `<p class="sub">Customer portal of ${escapeHtml(customer.name)} &lt;${escapeHtml(customer.email)}&gt;${customer.testMode ? ' (test mode)' : ''}</p>`,
+    `<div class="intro"><h1>Your purchases</h1>
+<p class="sub">${escapeHtml(customer.name)} &lt;${escapeHtml(customer.email)}&gt;${customer.testMode ? ' (test mode)' : ''}</p></div>`,
+    notice(n),
     section(
       'Subscriptions',
       'No subscriptions.',
@@ -125,6 +174,9 @@ export function renderCustomerPortal(portal: CustomerPortal): string {
       ['Key', 'Product', 'Status', 'Activations', 'Expires'],
       lists.licenseKeys.map(licenseKeyRow),
     ),
-  ].join('\n');
-  return htmlPage(title, body);
+    billingSection(portal),
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return htmlPage(title, body, { storeName });
 }

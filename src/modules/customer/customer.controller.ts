@@ -63,11 +63,11 @@ export class CustomerController {
     })
     body: WriteDocument<UpdateCustomerAttributes>,
   ) {
-    const customer = await this.customers.update(
-      principal,
-      id,
-      body.attributes,
-    );
+    const { tax_number: taxNumber, ...attributes } = body.attributes;
+    const customer = await this.customers.update(principal, id, {
+      ...attributes,
+      taxNumber,
+    });
     return this.jsonApi.single(this.serializer, customer, principal);
   }
 

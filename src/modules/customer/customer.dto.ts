@@ -61,6 +61,21 @@ export class UpdateCustomerAttributes {
   @Matches(/^[A-Z]{2}$/, { message: COUNTRY_MESSAGE })
   country?: string | null;
 
+  /** Extension: street address (a newline between two lines). */
+  @IsOptional()
+  @IsString()
+  address?: string | null;
+
+  /** Extension: postal code. */
+  @IsOptional()
+  @IsString()
+  zip?: string | null;
+
+  /** Extension: VAT or other tax number, checked for the billing country. */
+  @IsOptional()
+  @IsString()
+  tax_number?: string | null;
+
   // Checked by the service, so any other string gets the spec's explanation.
   @ValidateIf((_, value) => value !== undefined)
   @IsString()

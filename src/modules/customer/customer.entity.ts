@@ -41,6 +41,18 @@ export class Customer {
   @Column({ type: 'char', length: 2, nullable: true })
   country: string | null;
 
+  /** Extension: street address, one line or two (a newline between). */
+  @Column({ type: 'text', nullable: true })
+  address: string | null;
+
+  /** Extension: postal code. */
+  @Column({ type: 'text', nullable: true })
+  zip: string | null;
+
+  /** Extension: VAT or other tax number, normalized (no spaces, dots, dashes). */
+  @Column({ name: 'tax_number', type: 'text', nullable: true })
+  taxNumber: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

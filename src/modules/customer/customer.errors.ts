@@ -26,6 +26,21 @@ export const CustomerErrors = {
       'invalid_country',
     ),
 
+  /** An EU or UK VAT number whose format or check digits are wrong for the country. */
+  invalidTaxNumber: (country: string) =>
+    AppError.attribute(
+      'tax_number',
+      `The tax number is not a valid VAT number for ${country}.`,
+      'invalid_tax_number',
+    ),
+
+  countryRequiredForTaxNumber: () =>
+    AppError.attribute(
+      'country',
+      'A tax number needs the billing country it was issued in.',
+      'country_required',
+    ),
+
   duplicateEmail: () =>
     AppError.attribute(
       'email',

@@ -15,6 +15,16 @@ import {
 } from '../../http/openapi/schema';
 import { CUSTOMER_STATUSES } from './customer.entity';
 
+const BILLING_FORM = exact({
+  country: str(),
+  region: str(),
+  zip: str(),
+  city: str(),
+  address_line_1: str(),
+  address_line_2: str(),
+  tax_number: str(),
+});
+
 export const customerOpenApi: OpenApiContribution = {
   resources: [
     {
@@ -41,6 +51,15 @@ export const customerOpenApi: OpenApiContribution = {
         created_at: ts(),
         updated_at: ts(),
         test_mode: bool(),
+        address: nullable(
+          str('Extension: street address (a newline between two lines).'),
+        ),
+        zip: nullable(str('Extension: postal code.')),
+        tax_number: nullable(
+          str(
+            'Extension: VAT or other tax number, normalized; an EU or UK number is checked for the country. A change of the billing address re-decides the tax of the customer’s renewing subscriptions.',
+          ),
+        ),
       },
     },
   ],
@@ -53,6 +72,24 @@ export const customerOpenApi: OpenApiContribution = {
       responses: {
         '200': htmlResponse('The portal page.'),
         ...htmlRefusals,
+      },
+    },
+    'POST /portal/customers/{id}/billing': {
+      summary: 'Update the billing address and tax number (signed link)',
+      description:
+        "The portal's billing form, saved as `PATCH /v1/customers/{id}` saves it. Same-site form posts only.",
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': { schema: BILLING_FORM },
+          'application/json': { schema: BILLING_FORM },
+        },
+      },
+      responses: {
+        '200': { $ref: '#/components/responses/HtmlPage' },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: { $ref: '#/components/responses/HtmlRefusal' },
       },
     },
   },

@@ -31,7 +31,16 @@ export interface CustomerRow {
 export type CustomerChanges = Partial<
   Pick<
     Customer,
-    'name' | 'email' | 'status' | 'city' | 'region' | 'country' | 'updatedAt'
+    | 'name'
+    | 'email'
+    | 'status'
+    | 'city'
+    | 'region'
+    | 'country'
+    | 'address'
+    | 'zip'
+    | 'taxNumber'
+    | 'updatedAt'
   >
 >;
 
@@ -137,8 +146,20 @@ export class CustomerRepository {
     return this.customers.save(this.customers.create(row));
   }
 
-  async update(id: number, changes: CustomerChanges): Promise<void> {
-    await this.customers.update({ id }, changes);
+  async update(
+    id: number,
+    changes: CustomerChanges,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await (manager ?? this.customers.manager).update(Customer, { id }, changes);
+  }
+
+  /** The customer's row, locked until the transaction ends. */
+  lock(manager: EntityManager, id: number): Promise<Customer | null> {
+    return manager.findOne(Customer, {
+      where: { id },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
   /**

@@ -78,6 +78,9 @@ export class CustomerSerializer implements ResourceType<CustomerView> {
       created_at: formatTimestamp(customer.createdAt),
       updated_at: formatTimestamp(customer.updatedAt),
       test_mode: customer.testMode,
+      address: customer.address,
+      zip: customer.zip,
+      tax_number: customer.taxNumber,
     };
   }
 }

@@ -7,7 +7,7 @@ import { Principal } from '../../common/principal';
 import { SignedUrls } from '../../common/signed-urls.service';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { isCountryCode } from '../../common/country-codes';
+import { Transactions } from '../../database/transactions';
 import {
   CustomerActivity,
   CustomerFigures,
@@ -15,19 +15,19 @@ import {
   PortalLists,
 } from './customer-activity';
 import { Customer } from './customer.entity';
-import {
-  CustomerChanges,
-  CustomerRepository,
-  isDuplicateEmail,
-} from './customer.repository';
+import { CustomerRepository, isDuplicateEmail } from './customer.repository';
 import { CustomerErrors } from './customer.errors';
+import {
+  BILLING_FIELDS,
+  changesOf,
+  CustomerUpdate,
+  newCustomerFields,
+} from './customer-changes';
+
+export type { CustomerUpdate } from './customer-changes';
 
 /** Spec 8: the portal link is valid 24 hours from the request. */
 export const PORTAL_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-const MAX_TEXT = 255;
-// Deliberately loose (RFC 5322 allows far more); class-validator's IsEmail guards the API.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type CustomerView = Customer & {
   figures: CustomerFigures;
@@ -44,15 +44,6 @@ export interface NewCustomer {
   country?: string | null;
 }
 
-export interface CustomerUpdate {
-  name?: string;
-  email?: string;
-  city?: string | null;
-  region?: string | null;
-  country?: string | null;
-  status?: string;
-}
-
 export interface PurchaseCustomer {
   storeId: number;
   testMode: boolean;
@@ -67,41 +58,8 @@ export interface CustomerPortal {
   customer: Customer;
   storeName: string;
   lists: PortalLists;
-}
-
-function requiredText(name: string, value: string): string {
-  const trimmed = value.trim();
-  if (!trimmed) throw CustomerErrors.attributeRequired(name);
-  if (trimmed.length > MAX_TEXT)
-    throw CustomerErrors.textTooLong(name, MAX_TEXT);
-  return trimmed;
-}
-
-function optionalText(
-  name: string,
-  value: string | null | undefined,
-): string | null {
-  if (value === undefined || value === null) return null;
-  const trimmed = value.trim();
-  if (trimmed.length > MAX_TEXT)
-    throw CustomerErrors.textTooLong(name, MAX_TEXT);
-  return trimmed || null;
-}
-
-function email(value: string): string {
-  const trimmed = value.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > MAX_TEXT) {
-    throw CustomerErrors.invalidEmail();
-  }
-  return trimmed;
-}
-
-function country(value: string | null | undefined): string | null {
-  if (value === undefined || value === null) return null;
-  if (!isCountryCode(value)) {
-    throw CustomerErrors.invalidCountry();
-  }
-  return value;
+  /** The billing form's signed target. */
+  billingAction: string;
 }
 
 @Injectable()
@@ -111,6 +69,7 @@ export class CustomerService {
     private readonly activity: CustomerActivity,
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
+    private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -133,12 +92,8 @@ export class CustomerService {
     const row = {
       storeId,
       testMode: principal.testMode,
-      name: requiredText('name', input.name),
-      email: email(input.email),
+      ...newCustomerFields(input),
       status: 'subscribed' as const,
-      city: optionalText('city', input.city),
-      region: optionalText('region', input.region),
-      country: country(input.country),
       createdAt: now,
       updatedAt: now,
     };
@@ -160,31 +115,54 @@ export class CustomerService {
   ): Promise<CustomerView> {
     const [customer] = await this.customers.findVisible(principal, [id]);
     if (!customer) throw AppError.notFound();
-    const changes: CustomerChanges = {};
-    if (input.status !== undefined) {
-      if (input.status !== 'archived') {
-        throw CustomerErrors.onlyArchive();
-      }
-      changes.status = 'archived';
-    }
-    if (input.name !== undefined)
-      changes.name = requiredText('name', input.name);
-    if (input.email !== undefined) changes.email = email(input.email);
-    if (input.city !== undefined)
-      changes.city = optionalText('city', input.city);
-    if (input.region !== undefined)
-      changes.region = optionalText('region', input.region);
-    if (input.country !== undefined) changes.country = country(input.country);
-    if (Object.keys(changes).length > 0) {
-      changes.updatedAt = this.clock.now();
+    return this.change(customer.id, input);
+  }
+
+  /**
+   * The portal's billing form (the signed link is the credential): saved
+   * exactly as PATCH saves it, with the same checks and effects.
+   */
+  async updateBilling(
+    id: number,
+    input: Pick<CustomerUpdate, (typeof BILLING_FIELDS)[number]>,
+  ): Promise<CustomerView> {
+    const customer = await this.customers.findById(id);
+    if (!customer) throw CustomerErrors.portalNotFound();
+    return this.change(customer.id, input);
+  }
+
+  /**
+   * One customer's changes under its row lock. A new billing address or tax
+   * number (an EU or UK VAT number format-checked for the billing country by
+   * the tax module's check) is handed to the registered sources in the same
+   * transaction: billing re-decides the tax of the renewing subscriptions
+   * and sends `subscription_updated` for each one that changed.
+   */
+  private async change(
+    id: number,
+    input: CustomerUpdate,
+  ): Promise<CustomerView> {
+    const customer = await this.transactions.run(async (manager) => {
+      const customer = await this.customers.lock(manager, id);
+      if (!customer) throw AppError.notFound();
+      const changes = changesOf(customer, input);
+      if (Object.keys(changes).length === 0) return customer;
+      const billing = BILLING_FIELDS.some(
+        (field) =>
+          changes[field] !== undefined && changes[field] !== customer[field],
+      );
+      const now = this.clock.now();
+      changes.updatedAt = now;
       try {
-        await this.customers.update(customer.id, changes);
+        await this.customers.update(customer.id, changes, manager);
       } catch (error) {
         if (isDuplicateEmail(error)) throw CustomerErrors.duplicateEmail();
         throw error;
       }
       Object.assign(customer, changes);
-    }
+      if (billing) await this.activity.billingChanged(manager, customer, now);
+      return customer;
+    });
     return (await this.views([customer]))[0];
   }
 
@@ -234,12 +212,8 @@ export class CustomerService {
     return this.customers.insertOrFind(manager, {
       storeId: input.storeId,
       testMode: input.testMode,
-      name: requiredText('name', input.name),
-      email: email(input.email),
+      ...newCustomerFields(input),
       status: 'subscribed',
-      city: optionalText('city', input.city),
-      region: optionalText('region', input.region),
-      country: country(input.country),
       createdAt: now,
       updatedAt: now,
     });
@@ -264,7 +238,20 @@ export class CustomerService {
       this.customers.storeName(customer.storeId),
       this.activity.portal(customer, this.clock.now()),
     ]);
-    return { customer, storeName: storeName ?? '', lists };
+    return {
+      customer,
+      storeName: storeName ?? '',
+      lists,
+      billingAction: this.signedUrls.sign(
+        this.config.http.publicBaseUrl,
+        `/portal/customers/${customer.id}/billing`,
+        {
+          expiresAt: new Date(
+            this.clock.now().getTime() + PORTAL_LINK_LIFETIME_MS,
+          ),
+        },
+      ),
+    };
   }
 
   /**

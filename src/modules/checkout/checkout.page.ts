@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../http/html/html';
+import { renderPage } from '../../http/html/layout';
 import { STRIPE_JS_URL, STRIPE_PAGE_SCRIPT } from './checkout-page-stripe';
 
 /**
@@ -6,14 +8,7 @@ import { STRIPE_JS_URL, STRIPE_PAGE_SCRIPT } from './checkout-page-stripe';
  * `escape`; colours were validated as hex codes on input.
  */
 
-export function escape(value: string | number): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+export const escape = (value: string | number): string => escapeHtml(value);
 
 /** Product descriptions are HTML; the page shows their text only. */
 export function plainText(html: string): string {
@@ -28,20 +23,6 @@ export function plainText(html: string): string {
     .replace(/&#39;/g, "'")
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** White text on dark buttons, dark text on light ones (perceived brightness). */
-export function buttonTextColor(hex: string): string {
-  const full =
-    hex.length === 4
-      ? hex
-          .slice(1)
-          .split('')
-          .map((c) => c + c)
-          .join('')
-      : hex.slice(1);
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
-  return (r * 299 + g * 587 + b * 114) / 1000 > 150 ? '#111827' : '#ffffff';
 }
 
 export interface PageTotals {
@@ -73,6 +54,8 @@ export interface CheckoutPageModel {
   media: string[];
   variants: { id: number; name: string; price: string; selected: boolean }[];
   quantity: number;
+  /** The chosen variant's `min_quantity` and `max_quantity`. */
+  quantityLimits: { min: number; max: number };
   /** Pay what you want: the amount in major units, as typed or suggested. */
   amount: { currency: string; value: string; minimum: string } | null;
   values: {
@@ -109,66 +92,6 @@ export interface CheckoutPageModel {
   } | null;
 }
 
-function styles(dark: boolean, buttonColor: string | null): string {
-  const background = dark ? '#111827' : '#f9fafb';
-  const card = dark ? '#1f2937' : '#ffffff';
-  const text = dark ? '#f9fafb' : '#111827';
-  const muted = dark ? '#9ca3af' : '#6b7280';
-  const border = dark ? '#374151' : '#e5e7eb';
-  const button = buttonColor ?? '#7047eb';
-  return `
-    *{box-sizing:border-box}
-    body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;background:${background};color:${text}}
-    main{max-width:960px;margin:0 auto;padding:32px 16px;display:grid;gap:24px;grid-template-columns:repeat(auto-fit,minmax(300px,1fr))}
-    section{background:${card};border:1px solid ${border};border-radius:12px;padding:24px}
-    h1{font-size:1.5rem;margin:0 0 8px}
-    h2{font-size:1.1rem;margin:0 0 16px}
-    .muted{color:${muted}}
-    .store{display:flex;align-items:center;gap:8px;margin-bottom:16px;font-weight:600}
-    .store img{width:32px;height:32px;border-radius:50%}
-    .media img{max-width:100%;border-radius:8px;margin-top:12px}
-    label{display:block;font-size:.9rem;margin:12px 0 4px}
-    input[type=text],input[type=email],input[type=number]{width:100%;padding:10px;border:1px solid ${border};border-radius:8px;background:${card};color:${text};font:inherit}
-    fieldset{border:1px solid ${border};border-radius:8px;margin:12px 0 0;padding:8px 12px}
-    .variant{display:flex;justify-content:space-between;gap:8px;margin:4px 0}
-    .row{display:flex;gap:8px;align-items:flex-end}
-    .row>div{flex:1}
-    table{width:100%;border-collapse:collapse;margin-top:8px}
-    td{padding:6px 0}
-    td:last-child{text-align:right}
-    tr.total td{font-weight:700;border-top:1px solid ${border};padding-top:10px}
-    button{font:inherit;border:0;border-radius:8px;padding:10px 16px;cursor:pointer}
-    button.pay{width:100%;margin-top:20px;padding:14px;background:${button};color:${buttonTextColor(button)};font-weight:600}
-    button.secondary{background:${border};color:${text}}
-    .errors{background:#fee2e2;color:#991b1b;border-radius:8px;padding:12px 16px;margin-bottom:16px}
-    .notice{color:#15803d;font-size:.9rem;margin-top:4px}
-    .refused{color:#b91c1c;font-size:.9rem;margin-top:4px}
-    #payment-element{min-height:44px;margin-top:4px}
-    #payment-message{margin:12px 0 0}
-  `;
-}
-
-function layout(
-  title: string,
-  body: string,
-  dark = false,
-  buttonColor: string | null = null,
-): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escape(title)}</title>
-<style>${styles(dark, buttonColor)}</style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
-}
-
 function totalsTable(totals: PageTotals): string {
   const rows = [
     `<tr><td>Subtotal</td><td data-total="subtotal">${escape(totals.subtotal)}</td></tr>`,
@@ -183,13 +106,10 @@ function totalsTable(totals: PageTotals): string {
       : '',
     `<tr class="total"><td>Total</td><td data-total="total">${escape(totals.total)}</td></tr>`,
   ];
-  return `<table>${rows.join('')}</table>`;
+  return `<table class="totals">${rows.join('')}</table>`;
 }
 
 export function renderCheckoutPage(model: CheckoutPageModel): string {
-  const logo = model.show.logo
-    ? `<div class="store">${model.storeAvatar ? `<img src="${escape(model.storeAvatar)}" alt="">` : ''}<span>${escape(model.storeName)}</span></div>`
-    : '';
   const media =
     model.show.media && model.media.length > 0
       ? `<div class="media">${model.media.map((url) => `<img src="${escape(url)}" alt="">`).join('')}</div>`
@@ -224,7 +144,7 @@ export function renderCheckoutPage(model: CheckoutPageModel): string {
     ? `<div class="row"><div><label for="discount_code">Discount code</label>
 <input type="text" id="discount_code" name="discount_code" value="${escape(model.values.discountCode)}" autocomplete="off"></div>
 <div><button type="submit" class="secondary" name="intent" value="apply">Apply</button></div></div>
-${model.discountApplied ? `<div class="notice" data-discount="applied">${escape(model.discountApplied)}</div>` : ''}
+${model.discountApplied ? `<div class="applied" data-discount="applied">${escape(model.discountApplied)}</div>` : ''}
 ${model.discountMessage ? `<div class="refused" data-discount="refused">${escape(model.discountMessage)}</div>` : ''}`
     : '';
   const paused = model.purchasesPaused
@@ -238,9 +158,7 @@ ${model.discountMessage ? `<div class="refused" data-discount="refused">${escape
       : '';
   const cardField = `<label for="card_number">Card number</label>
 <input type="text" id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" value="">`;
-  const body = `<main>
-<section>
-${logo}
+  const body = `<section>
 <h1>${escape(model.productName)}</h1>
 ${description}
 ${media}
@@ -255,7 +173,8 @@ ${errors}
 ${variants}
 ${amount}
 <label for="quantity">Quantity</label>
-<input type="number" id="quantity" name="quantity" min="1" max="1000" value="${model.quantity}">
+<input type="number" id="quantity" name="quantity" min="${model.quantityLimits.min}" max="${model.quantityLimits.max}" value="${model.quantity}" aria-describedby="quantity-limits">
+<div class="muted" id="quantity-limits" data-quantity-limits>${model.quantityLimits.min} to ${model.quantityLimits.max} per order</div>
 <label for="email">Email</label>
 <input type="email" id="email" name="email" value="${escape(model.values.email)}" autocomplete="email" required>
 <label for="name">Name</label>
@@ -273,14 +192,22 @@ ${stripe ? stripePayment(stripe) : cardField}
 ${testHint}
 <button type="submit" class="pay" name="intent" value="pay"${model.purchasesPaused ? ' disabled' : ''}>Pay ${model.totals ? escape(model.totals.total) : ''}</button>
 </form>
-</section>
-</main>${stripe?.elements ? `\n<script src="${STRIPE_JS_URL}"></script>\n<script>${STRIPE_PAGE_SCRIPT}</script>` : ''}`;
-  return layout(
-    `${model.productName} · ${model.storeName}`,
+</section>`;
+  return renderPage({
+    title: `${model.productName} · ${model.storeName}`,
     body,
-    model.dark,
-    model.buttonColor,
-  );
+    columns: true,
+    brand: {
+      storeName: model.storeName,
+      // The checkout's CSP allows the merchant's images (its media too).
+      logoUrl: model.show.logo ? model.storeAvatar : null,
+      buttonColor: model.buttonColor,
+      dark: model.dark,
+    },
+    after: stripe?.elements
+      ? `<script src="${STRIPE_JS_URL}"></script>\n<script>${STRIPE_PAGE_SCRIPT}</script>`
+      : undefined,
+  });
 }
 
 function stripeFormAttributes(
@@ -348,9 +275,7 @@ ${items}
 }
 
 export function renderReceiptPage(model: ReceiptPageModel): string {
-  const body = `<main>
-<section>
-<div class="store"><span>${escape(model.storeName)}</span></div>
+  const body = `<section>
 <h1>${escape(model.title)}</h1>
 <p>${escape(model.message)}</p>
 <p class="muted">Order <strong data-order-number>#${model.orderNumber}</strong> · ${escape(model.status)} · ${escape(model.createdAt)}</p>
@@ -363,14 +288,18 @@ ${totalsTable(model.totals)}
 ${model.taxNote ? `<p class="muted" data-tax-note>${escape(model.taxNote)}</p>` : ''}
 </section>
 ${downloadsSection(model.downloads)}
-${model.extras ?? ''}
-</main>`;
-  return layout(`Receipt #${model.orderNumber} · ${model.storeName}`, body);
+${model.extras ?? ''}`;
+  return renderPage({
+    title: `Receipt #${model.orderNumber} · ${model.storeName}`,
+    body,
+    columns: true,
+    brand: { storeName: model.storeName },
+  });
 }
 
 export function renderMessagePage(title: string, message: string): string {
-  return layout(
+  return renderPage({
     title,
-    `<main><section><h1>${escape(title)}</h1><p>${escape(message)}</p></section></main>`,
-  );
+    body: `<section><h1>${escape(title)}</h1><p>${escape(message)}</p></section>`,
+  });
 }
