@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { buyerTaxNumberLine, sellerLines } from '../store/store-legal';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { formatMoney, toMajorUnits } from '../../common/money';
@@ -376,7 +377,7 @@ export class HostedCheckoutService {
     const checkout = order.checkoutId
       ? await this.repository.findById(order.checkoutId)
       : null;
-    const store = await this.repository.storeName(order.storeId);
+    const store = await this.repository.store(order.storeId);
     const options = checkout?.productOptions;
     const item = order.firstItem;
     const totals = pageTotals({
@@ -401,7 +402,13 @@ export class HostedCheckoutService {
     const downloads = await this.delivery.orderDownloads(order.id);
     const extras = failed ? '' : await this.receiptExtras(order);
     return renderReceiptPage({
-      storeName: store ?? '',
+      storeName: store?.name ?? '',
+      seller: store
+        ? sellerLines(store, order.billingCountry)
+        : { name: '', lines: [] },
+      invoiceNumber: order.invoiceNumber,
+      buyerTaxNumber: buyerTaxNumberLine(order.billingCountry, order.taxNumber),
+      buyerName: order.userName,
       orderNumber: order.orderNumber,
       status: orderStatusLabel(order.status),
       email: order.userEmail,

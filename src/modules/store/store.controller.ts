@@ -46,6 +46,9 @@ export class StoreController {
       mailDisabledKinds: body.attributes.mail_disabled_kinds,
       taxInclusive: body.attributes.tax_inclusive,
       taxRegistrations: body.attributes.tax_registrations,
+      legalName: body.attributes.legal_name,
+      legalAddress: body.attributes.legal_address,
+      taxNumbers: body.attributes.tax_numbers,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -64,6 +67,9 @@ export class StoreController {
       mail_disabled_kinds,
       tax_inclusive,
       tax_registrations,
+      legal_name,
+      legal_address,
+      tax_numbers,
       ...attributes
     } = body.attributes;
     const store = await this.service.update(
@@ -76,6 +82,9 @@ export class StoreController {
         mailDisabledKinds: mail_disabled_kinds,
         taxInclusive: tax_inclusive,
         taxRegistrations: tax_registrations,
+        legalName: legal_name,
+        legalAddress: legal_address,
+        taxNumbers: tax_numbers,
       },
       stripe,
     );

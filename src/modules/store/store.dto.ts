@@ -61,6 +61,22 @@ export class StoreAttributes {
   @IsArray()
   @IsString({ each: true })
   tax_registrations?: string[] | null;
+
+  /** Extension: the seller's legal name on receipts and invoices; null for the store name. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  legal_name?: string | null;
+
+  /** Extension: the seller's postal address ({lines, city, state, postcode, country}); the service checks it. */
+  @IsOptional()
+  @IsObject()
+  legal_address?: Record<string, unknown> | null;
+
+  /** Extension: VAT/GST registration numbers by country ({"FR": "FR…"}); the service checks them. */
+  @IsOptional()
+  @IsObject()
+  tax_numbers?: Record<string, unknown> | null;
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {

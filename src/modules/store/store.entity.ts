@@ -5,6 +5,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { LegalAddress, TaxNumbers } from './store-legal';
 
 @Entity('stores')
 export class Store {
@@ -60,6 +61,18 @@ export class Store {
     nullable: true,
   })
   taxRegistrations: string[] | null;
+
+  /** The seller's legal name on receipts and invoices; null: the store name. */
+  @Column({ name: 'legal_name', type: 'text', nullable: true })
+  legalName: string | null;
+
+  /** The seller's postal address on receipts and invoices. */
+  @Column({ name: 'legal_address', type: 'jsonb', nullable: true })
+  legalAddress: LegalAddress | null;
+
+  /** VAT/GST registration numbers by ISO country code. */
+  @Column({ name: 'tax_numbers', type: 'jsonb', nullable: true })
+  taxNumbers: TaxNumbers | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -19,6 +19,12 @@ import { StoreRepository } from './store.repository';
 import { NO_SALES, StoreSalesSources, StoreView } from './store-sales';
 import { StoreErrors } from './store.errors';
 import { checkRegistrations } from '../tax/registrations';
+import {
+  checkLegalAddress,
+  checkTaxNumbers,
+  LegalAddress,
+  TaxNumbers,
+} from './store-legal';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -39,6 +45,12 @@ export interface NewStore {
   taxInclusive?: boolean | null;
   /** Extension: countries the store charges tax in (EU: all 27); null for everywhere. */
   taxRegistrations?: string[] | null;
+  /** Extension: the seller's legal name; null for the store name. */
+  legalName?: string | null;
+  /** Extension: the seller's postal address, checked by `checkLegalAddress`. */
+  legalAddress?: unknown;
+  /** Extension: tax registration numbers by country, checked by `checkTaxNumbers`. */
+  taxNumbers?: unknown;
 }
 
 export function isCurrencyCode(code: string): boolean {
@@ -101,6 +113,14 @@ function validateStoreFields(input: StoreChanges): StoreChanges {
   }
   if (input.taxRegistrations)
     fields.taxRegistrations = checkRegistrations(input.taxRegistrations);
+  if (typeof input.legalName === 'string')
+    fields.legalName = input.legalName.trim() || null;
+  if (input.legalAddress !== undefined && input.legalAddress !== null)
+    fields.legalAddress = checkLegalAddress(input.legalAddress);
+  if (input.taxNumbers !== undefined && input.taxNumbers !== null) {
+    const numbers = checkTaxNumbers(input.taxNumbers);
+    fields.taxNumbers = Object.keys(numbers).length > 0 ? numbers : null;
+  }
   return fields;
 }
 
@@ -149,6 +169,9 @@ export class StoreService {
         mailDisabledKinds: fields.mailDisabledKinds ?? [],
         taxInclusive: fields.taxInclusive ?? null,
         taxRegistrations: fields.taxRegistrations ?? null,
+        legalName: fields.legalName ?? null,
+        legalAddress: (fields.legalAddress as LegalAddress | undefined) ?? null,
+        taxNumbers: (fields.taxNumbers as TaxNumbers | undefined) ?? null,
       }),
     );
   }
@@ -185,6 +208,11 @@ export class StoreService {
       store.taxInclusive = fields.taxInclusive;
     if (fields.taxRegistrations !== undefined)
       store.taxRegistrations = fields.taxRegistrations;
+    if (fields.legalName !== undefined) store.legalName = fields.legalName;
+    if (fields.legalAddress !== undefined)
+      store.legalAddress = fields.legalAddress as LegalAddress | null;
+    if (fields.taxNumbers !== undefined)
+      store.taxNumbers = fields.taxNumbers as TaxNumbers | null;
     const saved = await this.transactions.run(async (manager) => {
       const written = await this.saveUnique(store, manager);
       if (keys) await this.stripe.set(manager, id, principal.testMode, keys);
