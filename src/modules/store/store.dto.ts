@@ -70,13 +70,11 @@ export class StoreAttributes {
 
   /** Extension: the seller's postal address ({lines, city, state, postcode, country}); the service checks it. */
   @IsOptional()
-  @IsObject()
-  legal_address?: Record<string, unknown> | null;
+  legal_address?: unknown;
 
   /** Extension: VAT/GST registration numbers by country ({"FR": "FR…"}); the service checks them. */
   @IsOptional()
-  @IsObject()
-  tax_numbers?: Record<string, unknown> | null;
+  tax_numbers?: unknown;
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {
