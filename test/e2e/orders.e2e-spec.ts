@@ -141,6 +141,7 @@ describe('orders, order items and refunds', () => {
       'tax_note',
       'refunded_tax',
       'tax_evidence',
+      'invoice_number',
     ]);
     expect(attributes).toMatchObject({
       store_id: storeId,
