@@ -193,7 +193,8 @@ describe('subscription invoice PDFs', () => {
     for (const expected of [
       'Beatrice Buyer Ltd',
       '10 Downing Street',
-      'London, SW1A 2AA',
+      // A British address: the town, then the postcode on its own line.
+      'London\nSW1A 2AA',
       'United Kingdom',
       'PO 2027-01',
       'Team Plan 2 $10.00 $20.00',
