@@ -1,6 +1,10 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SellerInvoices1795660000000 } from '../../src/database/migrations/1795660000000-seller-invoices';
+import {
+  formatInvoiceNumber,
+  InvoiceNumbers,
+} from '../../src/modules/store/invoice-numbers';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
 import { createMerchant, createPricedProduct } from '../support/factories';
 import { pdfToText, pollInvoice } from '../support/invoices';
@@ -341,6 +345,58 @@ describe('invoices a tax authority accepts', () => {
     }).expect(201);
     expect((await readOrder(first.body.data.id)).invoice_number).toBe(
       `TEST-${year}-000003`,
+    );
+  });
+
+  it('gives a rolled-back sale’s number to the next one', async () => {
+    const db = t.app.get(DataSource);
+    const numbers = t.app.get(InvoiceNumbers);
+    const merchant = await createMerchant(t.app, ['Rollback Goods']);
+    const store = merchant.stores[0].id;
+    // Unpaid copies of an order in the fresh store, to be numbered below.
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const [row] = (await db.query(
+        `INSERT INTO orders
+         SELECT * FROM jsonb_populate_record(null::orders, (
+           SELECT to_jsonb(o) || jsonb_build_object(
+                    'id', nextval('orders_id_seq'),
+                    'store_id', $1::integer,
+                    'identifier', gen_random_uuid(),
+                    'order_number', -1 - $2::integer,
+                    'invoice_number', null)
+             FROM orders o WHERE o.test_mode LIMIT 1))
+         RETURNING id`,
+        [store, i],
+      )) as { id: number }[];
+      ids.push(row.id);
+    }
+    const now = new Date();
+    // In parallel; every third transaction fails after drawing its number.
+    const outcomes = await Promise.allSettled(
+      ids.map((id, i) =>
+        db.transaction(async (manager) => {
+          const number = await numbers.assign(
+            manager,
+            'orders',
+            { id, storeId: store, testMode: true },
+            now,
+          );
+          if (i % 3 === 0) throw new Error(`rolled back ${number}`);
+        }),
+      ),
+    );
+    const committed = outcomes.filter((o) => o.status === 'fulfilled').length;
+    expect(committed).toBe(6);
+    const rows = (await db.query(
+      `SELECT invoice_number FROM orders WHERE store_id = $1 AND invoice_number IS NOT NULL
+        ORDER BY invoice_number`,
+      [store],
+    )) as { invoice_number: string }[];
+    expect(rows.map((row) => row.invoice_number)).toEqual(
+      Array.from({ length: committed }, (_, i) =>
+        formatInvoiceNumber(true, now.getUTCFullYear(), i + 1),
+      ),
     );
   });
 
