@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SellerInvoices1795660000000 } from '../../src/database/migrations/1795660000000-seller-invoices';
+import { SellerInvoices1795680000000 } from '../../src/database/migrations/1795680000000-seller-invoices';
 import {
   formatInvoiceNumber,
   InvoiceNumbers,
@@ -459,7 +459,7 @@ describe('invoices a tax authority accepts', () => {
     )) as { id: number; invoice_number: string }[];
     const runner = db.createQueryRunner();
     try {
-      const migration = new SellerInvoices1795660000000();
+      const migration = new SellerInvoices1795680000000();
       await migration.down(runner);
       await migration.up(runner);
     } finally {

@@ -24,7 +24,7 @@ import { TaxEvidence1795640050000 } from './1795640050000-tax-evidence';
 import { CustomerEmailIndex1795640100000 } from './1795640100000-customer-email-index';
 import { UsageRecordClientIds1795640200000 } from './1795640200000-usage-record-client-ids';
 import { StripeCheckout1795650000000 } from './1795650000000-stripe-checkout';
-import { SellerInvoices1795660000000 } from './1795660000000-seller-invoices';
+import { SellerInvoices1795680000000 } from './1795680000000-seller-invoices';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -54,5 +54,5 @@ export const migrations = [
   CustomerEmailIndex1795640100000,
   UsageRecordClientIds1795640200000,
   StripeCheckout1795650000000,
-  SellerInvoices1795660000000,
+  SellerInvoices1795680000000,
 ];

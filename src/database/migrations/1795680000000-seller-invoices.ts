@@ -14,8 +14,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - Existing paid (or refunded) records are numbered here in creation
  *   order, per store, mode and year.
  */
-export class SellerInvoices1795660000000 implements MigrationInterface {
-  name = 'SellerInvoices1795660000000';
+export class SellerInvoices1795680000000 implements MigrationInterface {
+  name = 'SellerInvoices1795680000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`
