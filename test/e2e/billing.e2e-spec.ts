@@ -140,7 +140,7 @@ describe('billing: a subscription from purchase to expiry', () => {
     });
     let invoices = await invoicesOf(id);
     expect(invoices).toHaveLength(1);
-    expect(Object.keys(invoices[0])).toHaveLength(37); // 34 attributes, attempt_count, next_retry_at + id
+    expect(Object.keys(invoices[0])).toHaveLength(38); // 34 attributes, attempt_count, next_retry_at, invoice_number + id
     expect(invoices[0]).toMatchObject({
       billing_reason: 'initial',
       status: 'paid',

@@ -146,8 +146,8 @@ describe('catalog: a store stocked over the API', () => {
         },
       }).expect(201);
       const store = created.body.data;
-      // The spec's 15 attributes and Zest's `stripe` extension (never a key).
-      expect(Object.keys(store.attributes)).toHaveLength(16);
+      // The spec's 15 attributes, Zest's `stripe` extension (never a key) and seller identity.
+      expect(Object.keys(store.attributes)).toHaveLength(19);
       expect(store.attributes.stripe).toEqual({
         mode: 'test',
         configured: false,

@@ -163,7 +163,7 @@ describe('checkouts and the hosted checkout', () => {
     expect(response.headers['content-type']).toMatch(/vnd\.api\+json/);
     const order = response.body.data;
     expect(order.type).toBe('orders');
-    expect(Object.keys(order.attributes)).toHaveLength(42); // the spec's 38, dispute, tax_note, refunded_tax, tax_evidence
+    expect(Object.keys(order.attributes)).toHaveLength(43); // the spec's 38, dispute, tax_note, refunded_tax, tax_evidence, invoice_number
     expect(order.attributes).toMatchObject({
       order_number: 1,
       status: 'paid',

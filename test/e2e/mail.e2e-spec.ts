@@ -399,8 +399,8 @@ describe('transactional e-mail over a real SMTP server', () => {
       mail_reply_to: 'help@mailstore.test',
     });
     expect(ok.status).toBe(200);
-    // The spec's 15 attributes and Zest's `stripe` extension (never a key).
-    expect(Object.keys(ok.body.data.attributes)).toHaveLength(16);
+    // The spec's 15 attributes, Zest's `stripe` extension (never a key) and seller identity.
+    expect(Object.keys(ok.body.data.attributes)).toHaveLength(19);
     expect(ok.body.data.attributes.stripe).toEqual({
       mode: 'test',
       configured: false,

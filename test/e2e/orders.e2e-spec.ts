@@ -141,6 +141,7 @@ describe('orders, order items and refunds', () => {
       'tax_note',
       'refunded_tax',
       'tax_evidence',
+      'invoice_number',
     ]);
     expect(attributes).toMatchObject({
       store_id: storeId,
@@ -636,7 +637,8 @@ describe('orders, order items and refunds', () => {
          SELECT to_jsonb(o) || jsonb_build_object(
                   'id', nextval('orders_id_seq'),
                   'identifier', gen_random_uuid(),
-                  'order_number', null)
+                  'order_number', null,
+                  'invoice_number', null)
            FROM orders o LIMIT 1))`,
     );
     await expect(db.query('COMMIT')).rejects.toMatchObject({ code: '23502' });
@@ -718,6 +720,7 @@ describe('orders, order items and refunds', () => {
     const values = {
       ...fields,
       identifier: randomUUID(),
+      invoiceNumber: null,
       taxName: null,
       taxRate: 7.25,
       customData: { ref: 'insert', list: [1, 'two'] },

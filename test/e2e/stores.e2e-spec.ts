@@ -43,8 +43,9 @@ describe('stores and users', () => {
     );
     expect(names).toEqual(['Alpha Books', 'Mid Market', 'Zeta Goods']);
     const store = response.body.data[0];
-    // The spec's 15, and Zest's `stripe` (whether Stripe is connected).
-    expect(Object.keys(store.attributes)).toHaveLength(16);
+    // The spec's 15, Zest's `stripe` (whether Stripe is connected) and
+    // seller identity (legal_name, legal_address, tax_numbers).
+    expect(Object.keys(store.attributes)).toHaveLength(19);
     expect(store.attributes.stripe).toEqual({
       mode: 'test',
       configured: false,

@@ -132,7 +132,9 @@ describe('subscription invoice PDFs', () => {
     const text = await pdfText(link);
     for (const expected of [
       'Seat Shop',
-      `Invoice #${initial.id}`,
+      // One sale, one invoice: the initial invoice carries its order's number.
+      'Invoice no. TEST-2027-000001',
+      `Subscription invoice #${initial.id}`,
       'Status: Paid',
       'Period: Jan 10 – Feb 10, 2027',
       'Test mode',
@@ -191,7 +193,8 @@ describe('subscription invoice PDFs', () => {
     for (const expected of [
       'Beatrice Buyer Ltd',
       '10 Downing Street',
-      'London, SW1A 2AA',
+      // A British address: the town, then the postcode on its own line.
+      'London\nSW1A 2AA',
       'United Kingdom',
       'PO 2027-01',
       'Team Plan 2 $10.00 $20.00',
@@ -260,6 +263,8 @@ describe('subscription invoice PDFs', () => {
     const updated = await invoiceOf('updated');
     // (3 − 2 seats) × $10 × 16/31 days.
     expect(updated.subtotal).toBe(516);
+    // Paid at once: the store's next invoice number after the first order's.
+    expect(updated.invoice_number).toBe('TEST-2027-000002');
     let text = await pdfText(updated.urls.invoice_url!);
     expect(text).toContain(
       'Team Plan: quantity 2 to 3, prorated 1 $5.16 $5.16',
@@ -275,8 +280,10 @@ describe('subscription invoice PDFs', () => {
     expect(carried).toBeGreaterThanOrEqual(515);
     expect(carried).toBeLessThanOrEqual(517);
     expect(renewal.status).toBe('paid');
+    expect(renewal.invoice_number).toBe('TEST-2027-000003');
     text = await pdfText(renewal.urls.invoice_url!);
     for (const expected of [
+      'Invoice no. TEST-2027-000003',
       'Period: Feb 10 – Mar 10, 2027',
       'Team Plan 4 $10.00 $40.00',
       `Prorated changes in the previous period 1 ${usd(carried)} ${usd(carried)}`,

@@ -2,6 +2,7 @@ import type { Command } from '../command';
 import { DATABASE_COMMANDS } from './database';
 import { ACCOUNTS_COMMANDS } from './accounts';
 import { STORES_COMMANDS } from './stores';
+import { STORE_LEGAL_COMMANDS } from './store-legal';
 import { CATALOG_COMMANDS } from './catalog';
 import { WEBHOOKS_COMMANDS } from './webhooks';
 import { PAYMENTS_COMMANDS } from './payments';
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, Command> = {
   ...DATABASE_COMMANDS,
   ...ACCOUNTS_COMMANDS,
   ...STORES_COMMANDS,
+  ...STORE_LEGAL_COMMANDS,
   ...CATALOG_COMMANDS,
   ...WEBHOOKS_COMMANDS,
   ...PAYMENTS_COMMANDS,

@@ -28,6 +28,7 @@ import { StripeTax1795660000000 } from './1795660000000-stripe-tax';
 import { TaxReportIndexes1795671000000 } from './1795671000000-tax-report-indexes';
 import { VariantQuantityLimits1795672000000 } from './1795672000000-variant-quantity-limits';
 import { CustomerBillingAddress1795672100000 } from './1795672100000-customer-billing-address';
+import { SellerInvoices1795680000000 } from './1795680000000-seller-invoices';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -61,4 +62,5 @@ export const migrations = [
   TaxReportIndexes1795671000000,
   VariantQuantityLimits1795672000000,
   CustomerBillingAddress1795672100000,
+  SellerInvoices1795680000000,
 ];

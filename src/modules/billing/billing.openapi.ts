@@ -125,6 +125,11 @@ export const billingOpenApi: OpenApiContribution = {
             'Extension (dunning): when the renewal sweep charges it again; null when paid, out of retries or while a retry of the sweep is in flight.',
           ),
         ),
+        invoice_number: nullable(
+          str(
+            'Extension: the store’s gap-free invoice number (`2026-000042`, `TEST-…` in test mode), drawn when the invoice is paid; the initial invoice carries its order’s. Null before.',
+          ),
+        ),
         created_at: ts(),
         updated_at: ts(),
         test_mode: bool(),

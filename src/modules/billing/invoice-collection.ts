@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InvoiceNumbers } from '../store/invoice-numbers';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
@@ -63,6 +64,7 @@ export class InvoiceCollection implements OnModuleInit {
     private readonly invoices: SubscriptionInvoiceRepository,
     private readonly subscriptions: SubscriptionRepository,
     private readonly billing: SubscriptionBilling,
+    private readonly numbers: InvoiceNumbers,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -208,6 +210,12 @@ export class InvoiceCollection implements OnModuleInit {
       this.cardOf(invoice, method);
     }
     invoice.status = 'paid';
+    invoice.invoiceNumber = await this.numbers.assign(
+      manager,
+      'subscription_invoices',
+      invoice,
+      now,
+    );
     invoice.failureReason = null;
     invoice.nextRetryAt = null;
     invoice.updatedAt = now;

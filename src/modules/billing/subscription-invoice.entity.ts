@@ -79,6 +79,13 @@ export class SubscriptionInvoice {
   @Column({ name: 'tax_note', type: 'text', nullable: true })
   taxNote: string | null;
 
+  /**
+   * The store's gap-free invoice number, drawn when the invoice is paid
+   * (null before); the initial invoice carries its order's.
+   */
+  @Column({ name: 'invoice_number', type: 'text', nullable: true })
+  invoiceNumber: string | null;
+
   /** Frozen at invoicing, as on the subscription. */
   @Column({ name: 'tax_name', type: 'text', nullable: true })
   taxName: string | null;

@@ -80,6 +80,8 @@ export class SubscriptionInvoiceSerializer implements ResourceType<InvoiceView> 
       // Extension attributes (dunning): charges made, and the next retry.
       attempt_count: i.attemptCount,
       next_retry_at: formatTimestamp(i.nextRetryAt),
+      // Extension: the store's gap-free invoice number, once paid.
+      invoice_number: i.invoiceNumber,
       created_at: formatTimestamp(i.createdAt),
       updated_at: formatTimestamp(i.updatedAt),
       test_mode: i.testMode,

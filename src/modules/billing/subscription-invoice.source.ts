@@ -10,6 +10,8 @@ import {
   SubscriptionInvoice,
 } from './subscription-invoice.entity';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
+import { SubscriptionRepository } from './subscription.repository';
+import { OrderReader } from '../order/order.reader';
 
 /**
  * Invoices of subscription invoices: `POST /v1/subscription-invoices/:id/
@@ -25,6 +27,8 @@ export class SubscriptionInvoiceSource implements InvoiceSource, OnModuleInit {
     private readonly invoices: SubscriptionInvoiceRepository,
     private readonly stores: StoreService,
     private readonly customers: CustomerService,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly orders: OrderReader,
     private readonly sources: InvoiceSources,
   ) {}
 
@@ -47,25 +51,39 @@ export class SubscriptionInvoiceSource implements InvoiceSource, OnModuleInit {
   private async data(
     invoice: SubscriptionInvoice,
   ): Promise<InvoiceData | null> {
-    const [store, customer] = await Promise.all([
+    const [store, customer, subscription] = await Promise.all([
       this.stores.findById(invoice.storeId),
       this.customers.findById(invoice.customerId),
+      this.subscriptions.findById(invoice.subscriptionId),
     ]);
     if (!store) return null;
+    // The buyer's billing evidence and tax number are the first order's.
+    const order = subscription
+      ? await this.orders.findOne(
+          { userId: store.userId, apiKeyId: 0, testMode: invoice.testMode },
+          subscription.orderId,
+        )
+      : null;
+    const country = order?.billingCountry ?? customer?.country ?? null;
     return {
       storeId: invoice.storeId,
       number: String(invoice.id),
+      invoiceNumber: invoice.invoiceNumber,
+      reference: 'Subscription invoice',
       issuedAt: invoice.createdAt,
       period: { start: invoice.periodStart, end: invoice.periodEnd },
       currency: invoice.currency,
       status: invoice.status,
       statusLabel: INVOICE_STATUS_FORMATTED[invoice.status],
       testMode: invoice.testMode,
-      store: invoiceStore(store),
+      store: invoiceStore(store, country),
       customer: {
         name: invoice.userName,
         email: invoice.userEmail,
-        country: customer?.country ?? null,
+        country,
+        postcode: order?.billingZip ?? null,
+        state: order?.billingRegion ?? null,
+        taxNumber: order?.taxNumber ?? null,
       },
       lines: invoice.lines.map((line) => ({
         description: line.description,

@@ -154,6 +154,8 @@ export class SubscriptionPurchaseExtension
         }),
         taxInclusive: order.taxInclusive,
         taxNote: order.taxNote,
+        // One sale, one invoice: the initial invoice is the order's.
+        invoiceNumber: order.invoiceNumber,
         taxName: s.taxName,
         taxRate: s.taxRate,
         lines,

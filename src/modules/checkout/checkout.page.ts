@@ -242,6 +242,13 @@ export interface ReceiptPageModel {
   totals: PageTotals;
   /** The reverse-charge wording of a B2B sale without tax. */
   taxNote: string | null;
+  /** The seller: legal name, then address, VAT/GST number and domain lines. */
+  seller: { name: string; lines: string[] };
+  /** The store's invoice number, once the order is paid. */
+  invoiceNumber: string | null;
+  /** The buyer's tax number line of a B2B sale ("VAT number: DE…"). */
+  buyerTaxNumber: string | null;
+  buyerName: string;
   title: string;
   message: string;
   button: { text: string; url: string } | null;
@@ -274,11 +281,25 @@ ${items}
 </section>`;
 }
 
+/** The seller block (and the buyer's, with their tax number, on a B2B sale). */
+function partiesSection(model: ReceiptPageModel): string {
+  const block = (lines: string[]) => lines.map(escape).join('<br>');
+  const buyer = model.buyerTaxNumber
+    ? `<h2>Bought by</h2>
+<p class="muted" data-buyer>${block([model.buyerName, model.buyerTaxNumber].filter(Boolean))}</p>`
+    : '';
+  return `<section>
+<h2>Sold by</h2>
+<p class="muted" data-seller>${block([model.seller.name, ...model.seller.lines])}</p>
+${buyer}
+</section>`;
+}
+
 export function renderReceiptPage(model: ReceiptPageModel): string {
   const body = `<section>
 <h1>${escape(model.title)}</h1>
 <p>${escape(model.message)}</p>
-<p class="muted">Order <strong data-order-number>#${model.orderNumber}</strong> · ${escape(model.status)} · ${escape(model.createdAt)}</p>
+<p class="muted">Order <strong data-order-number>#${model.orderNumber}</strong>${model.invoiceNumber ? ` · Invoice no. <strong data-invoice-number>${escape(model.invoiceNumber)}</strong>` : ''} · ${escape(model.status)} · ${escape(model.createdAt)}</p>
 <p class="muted">A receipt was sent to ${escape(model.email)}.</p>
 ${model.button ? `<p><a href="${escape(model.button.url)}">${escape(model.button.text)}</a></p>` : ''}
 </section>
@@ -287,6 +308,7 @@ ${model.button ? `<p><a href="${escape(model.button.url)}">${escape(model.button
 ${totalsTable(model.totals)}
 ${model.taxNote ? `<p class="muted" data-tax-note>${escape(model.taxNote)}</p>` : ''}
 </section>
+${partiesSection(model)}
 ${downloadsSection(model.downloads)}
 ${model.extras ?? ''}`;
   return renderPage({

@@ -85,11 +85,6 @@ export class CheckoutRepository {
       .getMany();
   }
 
-  async storeName(storeId: number): Promise<string | null> {
-    const store = await this.stores.findOneBy({ id: storeId });
-    return store?.name ?? null;
-  }
-
   async store(id: number): Promise<Store | null> {
     const [store] = await this.storeRows.query(
       `SELECT ${this.storeRows.select} FROM stores store WHERE store.id = $1`,

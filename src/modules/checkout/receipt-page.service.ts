@@ -7,6 +7,7 @@ import { OrderView } from '../order/order.repository';
 import { orderStatusLabel } from '../order/order-status';
 import { OrderService } from '../order/order.service';
 import { ReceiptExtras } from '../order/receipt-extras';
+import { buyerTaxNumberLine, sellerLines } from '../store/store-legal';
 import { renderReceiptPage } from './checkout.page';
 import { CheckoutRepository } from './checkout.repository';
 import { HostedResponse, messagePage, pageTotals } from './hosted-pages';
@@ -47,7 +48,7 @@ export class ReceiptPageService {
     const checkout = order.checkoutId
       ? await this.repository.findById(order.checkoutId)
       : null;
-    const store = await this.repository.storeName(order.storeId);
+    const store = await this.repository.store(order.storeId);
     const options = checkout?.productOptions;
     const item = order.firstItem;
     const totals = pageTotals({
@@ -72,7 +73,13 @@ export class ReceiptPageService {
     const downloads = await this.delivery.orderDownloads(order.id);
     const extras = failed ? '' : await this.receiptExtras(order);
     return renderReceiptPage({
-      storeName: store ?? '',
+      storeName: store?.name ?? '',
+      seller: store
+        ? sellerLines(store, order.billingCountry)
+        : { name: '', lines: [] },
+      invoiceNumber: order.invoiceNumber,
+      buyerTaxNumber: buyerTaxNumberLine(order.billingCountry, order.taxNumber),
+      buyerName: order.userName,
       orderNumber: order.orderNumber,
       status: orderStatusLabel(order.status),
       email: order.userEmail,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { renderInvoicePdf } from './invoice-pdf';
+import { billToLines, renderInvoicePdf } from './invoice-pdf';
 import { formatMoney, toWinAnsi } from './invoice-text';
 import { InvoiceView } from './invoice-view';
 
@@ -114,6 +114,69 @@ describe('renderInvoicePdf', () => {
     }
     expect(text).not.toContain('Ada Lovelace');
     expect(text).not.toContain('Test mode');
+  });
+
+  it('prints the invoice number with the record as its reference, the seller block and the buyer’s VAT number', async () => {
+    const text = pdfText(
+      await renderInvoicePdf(
+        view({
+          invoiceNumber: '2026-000042',
+          reference: 'Order',
+          store: {
+            name: 'Boutique Numérique SAS',
+            lines: [
+              '5 rue de Rivoli',
+              '75001 Paris',
+              'France',
+              'VAT number: FR40303265045',
+            ],
+          },
+          customer: {
+            name: 'Einkauf GmbH',
+            email: 'einkauf@example.de',
+            country: 'DE',
+            postcode: '80331',
+            taxNumber: 'DE136695976',
+          },
+          fields: {},
+        }),
+        { compress: false },
+      ),
+    ).split('\n');
+    for (const expected of [
+      'Invoice no. 2026-000042',
+      'Order #1042',
+      'Boutique Numérique SAS',
+      '75001 Paris',
+      'VAT number: FR40303265045',
+      'Einkauf GmbH',
+      '80331',
+      'Germany',
+      'VAT number: DE136695976',
+      'Net amount',
+    ])
+      expect(text).toContain(expected);
+    expect(text).not.toContain('Invoice #1042');
+  });
+
+  it('formats the bill-to address for the buyer’s country', () => {
+    const lines = billToLines(
+      view({
+        fields: {
+          address: 'Unter den Linden 77',
+          city: 'Berlin',
+          zip_code: '10117',
+          country: 'DE',
+        },
+      }),
+    );
+    expect(lines).toEqual([
+      'Ada Lovelace',
+      'Unter den Linden 77',
+      '10117 Berlin',
+      'Germany',
+      'ada@example.com',
+    ]);
   });
 
   it('prints the reverse-charge note of a B2B sale under the totals', async () => {

@@ -1,6 +1,8 @@
 import PDFDocument from 'pdfkit';
 import { InvoiceView } from './invoice-view';
 import { formatMoney, toWinAnsi } from './invoice-text';
+import { formatPostalAddress } from '../../common/postal-address';
+import { buyerTaxNumberLine } from '../store/store-legal';
 
 export interface InvoiceFonts {
   /** Paths of TrueType/OpenType fonts; null uses Helvetica (WinAnsi only). */
@@ -29,20 +31,35 @@ const MUTED = '#5f6368';
 const RULE = '#d0d4d9';
 
 const DEFAULT_LOCALE = 'en-US';
-const COUNTRY_NAMES = new Intl.DisplayNames(['en'], {
-  type: 'region',
-  fallback: 'none',
-});
 
-function countryName(country: string): string {
+/**
+ * The bill-to block: the caller's fields, else what the record knows, with
+ * the address in the buyer's country's format ("10117 Berlin") and the
+ * buyer's tax number of a B2B sale under it.
+ */
+export function billToLines(view: InvoiceView): string[] {
+  const f = view.fields;
+  const c = view.customer;
+  const country = (f.country ?? c.country ?? '').trim();
   const code = country.toUpperCase();
-  return (/^[A-Z]{2}$/.test(code) && COUNTRY_NAMES.of(code)) || country;
-}
-
-function joinPresent(parts: (string | undefined)[], separator: string) {
-  return parts
-    .filter((part) => part !== undefined && part !== '')
-    .join(separator);
+  // The caller's address parts, else the billing postcode and region the sale was taxed by.
+  const typed = [f.address, f.city, f.state, f.zip_code].some(
+    (part) => part !== undefined,
+  );
+  const address = formatPostalAddress({
+    lines: f.address ? f.address.split('\n') : [],
+    city: f.city,
+    state: typed ? f.state : c.state,
+    postcode: typed ? f.zip_code : c.postcode,
+    country: /^[A-Za-z]{2}$/.test(country) ? code : country,
+  });
+  const taxNumber = buyerTaxNumberLine(code, c.taxNumber);
+  return [
+    f.name ?? c.name,
+    ...address,
+    ...(taxNumber ? [taxNumber] : []),
+    c.email,
+  ].filter((line) => line !== '');
 }
 
 /**
@@ -69,15 +86,18 @@ export function renderInvoicePdf(
       timeZone: 'UTC',
     }).formatRange(start, end);
 
+  const title = view.invoiceNumber
+    ? `Invoice ${view.invoiceNumber}`
+    : `Invoice #${view.number}`;
   const doc = new PDFDocument({
     size: 'A4',
     margin: PAGE.margin,
     compress: options.compress ?? true,
     bufferPages: false,
     info: {
-      Title: `Invoice #${view.number}`,
+      Title: title,
       Author: view.store.name,
-      Subject: `Invoice #${view.number} from ${view.store.name}`,
+      Subject: `${title} from ${view.store.name}`,
       // The invoice date, not "now": the same invoice renders the same file.
       CreationDate: view.issuedAt,
       ModDate: view.issuedAt,
@@ -132,7 +152,12 @@ export function renderInvoicePdf(
     align: 'right',
   });
   const identity = [
-    `Invoice #${view.number}`,
+    ...(view.invoiceNumber
+      ? [
+          `Invoice no. ${view.invoiceNumber}`,
+          `${view.reference ?? 'Reference'} #${view.number}`,
+        ]
+      : [`Invoice #${view.number}`]),
     `Date: ${date(view.issuedAt)}`,
     ...(view.period
       ? [`Period: ${dateRange(view.period.start, view.period.end)}`]
@@ -151,15 +176,8 @@ export function renderInvoicePdf(
   }
   y = Math.max(leftY, rightY) + 28;
 
-  // Bill-to block: the caller's fields, else what the record knows.
   const f = view.fields;
-  const billTo = [
-    f.name ?? view.customer.name,
-    ...(f.address ? f.address.split('\n') : []),
-    joinPresent([f.city, joinPresent([f.state, f.zip_code], ' ')], ', '),
-    countryName(f.country ?? view.customer.country ?? ''),
-    view.customer.email,
-  ].filter((line) => line !== '');
+  const billTo = billToLines(view);
   y = put('Bill to', LEFT, y, WIDTH, { font: bold, size: 9, color: MUTED });
   for (const line of billTo) y = put(line, LEFT, y + 2, 300);
   y += 24;
@@ -237,6 +255,8 @@ export function renderInvoicePdf(
     rows.push({ label: 'Discount', value: `-${money(view.discountTotal)}` });
   }
   if (view.taxName !== null || view.tax > 0) {
+    // The taxable amount at the rate, as EU invoices must show it.
+    rows.push({ label: 'Net amount', value: money(view.total - view.tax) });
     const rate = view.taxRate !== null ? ` (${view.taxRate}%)` : '';
     const inclusive = view.taxInclusive ? ', included' : '';
     rows.push({

@@ -34,8 +34,15 @@ export interface InvoiceData {
    * link may name). Not printed, and not part of the PDF's content hash.
    */
   storeId: number;
-  /** Printed after "Invoice #", e.g. the order number. */
+  /** The record's own number, e.g. the order number: "Invoice #…" when there is no invoice number. */
   number: string;
+  /**
+   * The store's gap-free invoice number (`2026-000042`), once the sale is
+   * paid; the record's number is then printed as its reference.
+   */
+  invoiceNumber?: string | null;
+  /** What the record's number is, printed before it as the reference ("Order"). */
+  reference?: string;
   issuedAt: Date;
   /** The service period billed, when the record has one (subscriptions). */
   period?: { start: Date; end: Date };
@@ -44,9 +51,19 @@ export interface InvoiceData {
   status: string;
   statusLabel: string;
   testMode: boolean;
+  /** The seller: legal name, then address, registration number and domain lines. */
   store: { name: string; lines: string[] };
   /** Bill-to defaults when the caller's fields leave them out. */
-  customer: { name: string; email: string; country: string | null };
+  customer: {
+    name: string;
+    email: string;
+    country: string | null;
+    /** The billing postcode and region the sale was taxed by, when known. */
+    postcode?: string | null;
+    state?: string | null;
+    /** The buyer's VAT/tax number (a B2B sale), printed under the address. */
+    taxNumber?: string | null;
+  };
   lines: InvoiceLine[];
   subtotal: number;
   discountTotal: number;

@@ -18,6 +18,9 @@ function model(overrides: Partial<ReceiptModel> = {}): ReceiptModel {
     taxInclusive: false,
     taxNote: null,
     total: 1000,
+    seller: { name: 'Boutique Numérique', lines: ['France'] },
+    invoiceNumber: null,
+    buyerTaxNumber: null,
     thankYouNote: null,
     button: { text: 'View your order', url: 'https://shop.example/r/1' },
     licenseKeys: [],
@@ -41,5 +44,36 @@ describe('the order receipt', () => {
     expect(consumer.text).toContain('VAT (19%): €1.90');
     expect(consumer.text).not.toContain('Reverse charge');
     expect(consumer.html).not.toContain('Reverse charge');
+  });
+
+  it('names the seller, the invoice number and the buyer’s VAT number', async () => {
+    const mail = await renderReceipt(
+      model({
+        seller: {
+          name: 'Boutique Numérique SAS',
+          lines: [
+            '5 rue de Rivoli',
+            '75001 Paris',
+            'France',
+            'VAT number: FR40303265045',
+          ],
+        },
+        invoiceNumber: '2026-000042',
+        buyerTaxNumber: 'VAT number: DE136695976',
+      }),
+    );
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('Boutique Numérique SAS');
+      expect(part).toContain('75001 Paris');
+      expect(part).toContain('VAT number: FR40303265045');
+      expect(part).toContain('2026-000042');
+      expect(part).toContain('VAT number: DE136695976');
+    }
+    expect(mail.text).toContain(
+      'Sold by\nBoutique Numérique SAS\n5 rue de Rivoli\n75001 Paris\nFrance\nVAT number: FR40303265045',
+    );
+    const consumer = await renderReceipt(model());
+    expect(consumer.text).not.toContain('Bought by');
+    expect(consumer.text).not.toContain('invoice no.');
   });
 });

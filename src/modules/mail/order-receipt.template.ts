@@ -30,6 +30,12 @@ export interface ReceiptModel {
   /** The reverse-charge wording of a B2B sale without tax. */
   taxNote: string | null;
   total: number;
+  /** The seller: legal name, then address, VAT/GST number and domain lines. */
+  seller: { name: string; lines: string[] };
+  /** The store's invoice number, once the order is paid. */
+  invoiceNumber: string | null;
+  /** The buyer's tax number line of a B2B sale ("VAT number: DE…"). */
+  buyerTaxNumber: string | null;
   thankYouNote: string | null;
   button: { text: string; url: string };
   licenseKeys: ReceiptLicenseKey[];
@@ -253,12 +259,14 @@ function receiptMjml(model: ReceiptModel, slots: Slots): string {
     <mj-section background-color="#ffffff" padding="24px 24px 8px">
       <mj-column>
         <mj-text font-size="22px" font-weight="700" padding="0 0 4px">Thanks for your order${model.buyerName ? `, ${escape(model.buyerName)}` : ''}!</mj-text>
-        <mj-text color="#59636e" padding="0 0 16px">Order #${escape(model.orderNumber)} · ${escape(DATE.format(model.date))}</mj-text>
+        <mj-text color="#59636e" padding="0 0 16px">Order #${escape(model.orderNumber)}${model.invoiceNumber ? ` · Invoice no. ${escape(model.invoiceNumber)}` : ''} · ${escape(DATE.format(model.date))}</mj-text>
         ${note}
         <mj-table padding="0" font-size="15px">${items}</mj-table>
         <mj-divider border-width="1px" border-color="#e3e6ea" padding="8px 0" />
         <mj-table padding="0" font-size="15px">${totals}</mj-table>
         ${model.taxNote ? `<mj-text color="#59636e" font-size="13px" padding="8px 0 0">${paragraph(model.taxNote)}</mj-text>` : ''}
+        <mj-text color="#59636e" font-size="13px" padding="16px 0 0" css-class="seller"><strong>Sold by</strong><br>${paragraph([model.seller.name, ...model.seller.lines].join('\n'))}</mj-text>
+        ${model.buyerTaxNumber ? `<mj-text color="#59636e" font-size="13px" padding="8px 0 0"><strong>Bought by</strong><br>${paragraph(`${model.buyerName}\n${model.buyerTaxNumber}`)}</mj-text>` : ''}
       </mj-column>
     </mj-section>
     ${keys}
@@ -282,7 +290,7 @@ function receiptText(model: ReceiptModel): string {
   if (model.testMode) lines.push('TEST MODE: no real payment was taken.', '');
   lines.push(
     `Thanks for your order${model.buyerName ? `, ${model.buyerName}` : ''}!`,
-    `${model.store.name}, order #${model.orderNumber}, ${DATE.format(model.date)}`,
+    `${model.store.name}, order #${model.orderNumber}${model.invoiceNumber ? `, invoice no. ${model.invoiceNumber}` : ''}, ${DATE.format(model.date)}`,
     '',
   );
   if (model.thankYouNote) lines.push(model.thankYouNote, '');
@@ -294,6 +302,9 @@ function receiptText(model: ReceiptModel): string {
   for (const [label, amount] of totalLines(model))
     lines.push(`${label}: ${amount}`);
   if (model.taxNote) lines.push('', model.taxNote);
+  lines.push('', 'Sold by', model.seller.name, ...model.seller.lines);
+  if (model.buyerTaxNumber)
+    lines.push('', 'Bought by', model.buyerName, model.buyerTaxNumber);
   if (model.licenseKeys.length > 0) {
     lines.push(
       '',

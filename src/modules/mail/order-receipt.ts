@@ -15,6 +15,7 @@ import { LicenseKeyService } from '../licensing/license-key.service';
 import { OrderItemReader, OrderReader } from '../order/order.reader';
 import { OrderService } from '../order/order.service';
 import { StoreService } from '../store/store.service';
+import { buyerTaxNumberLine, sellerLines } from '../store/store-legal';
 import { MailMessage } from './mail-message.entity';
 import { RenderedMail } from './mail-kinds';
 import { MailOutbox } from './mail-outbox';
@@ -126,6 +127,9 @@ export class OrderReceipt
       taxInclusive: order.taxInclusive,
       taxNote: order.taxNote,
       total: order.total,
+      seller: sellerLines(store, order.billingCountry),
+      invoiceNumber: order.invoiceNumber,
+      buyerTaxNumber: buyerTaxNumberLine(order.billingCountry, order.taxNumber),
       thankYouNote: data.thankYouNote ?? null,
       button: {
         text: data.buttonText ?? DEFAULT_BUTTON_TEXT,

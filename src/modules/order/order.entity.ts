@@ -137,6 +137,10 @@ export class Order {
   @Column({ name: 'tax_note', type: 'text', nullable: true })
   taxNote: string | null;
 
+  /** The store's gap-free invoice number (`2026-000042`), drawn when the order is paid; null before. */
+  @Column({ name: 'invoice_number', type: 'text', nullable: true })
+  invoiceNumber: string | null;
+
   @Column({ name: 'checkout_id', type: 'uuid', nullable: true })
   checkoutId: string | null;
 

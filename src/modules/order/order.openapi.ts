@@ -110,6 +110,11 @@ export const orderOpenApi: OpenApiContribution = {
             ),
           ),
         }),
+        invoice_number: nullable(
+          str(
+            'Extension: the store’s gap-free invoice number (`2026-000042`, `TEST-…` in test mode), drawn when the order is paid; null before (and for a failed order).',
+          ),
+        ),
       },
     },
     { type: 'order-items', attributes: orderItemAttributes },

@@ -8,7 +8,7 @@ import { OrderReceipts } from './order-receipts';
 import { orderStatusLabel } from './order-status';
 import { OrderView } from './order.repository';
 
-/** JSON:API `orders`: the spec's 38 attributes, then Zest's `dispute`, `tax_note`, `refunded_tax` and `tax_evidence`. */
+/** JSON:API `orders`: the spec's 38 attributes, then Zest's `dispute`, `tax_note`, `refunded_tax`, `tax_evidence` and `invoice_number`. */
 @Injectable()
 export class OrderSerializer implements ResourceType<OrderView> {
   readonly type = 'orders';
@@ -109,6 +109,7 @@ export class OrderSerializer implements ResourceType<OrderView> {
         tax_number_check: order.taxNumberCheck,
         rate_source: order.taxRateSource,
       },
+      invoice_number: order.invoiceNumber,
     };
   }
 }

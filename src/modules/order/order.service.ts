@@ -18,6 +18,7 @@ import {
 import { PaymentGateways } from '../payment/payment-gateways';
 import { Outbox } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
+import { InvoiceNumbers } from '../store/invoice-numbers';
 import { Order } from './order.entity';
 import { OrderReceipts } from './order-receipts';
 import { OrderRepository, OrderView } from './order.repository';
@@ -35,10 +36,12 @@ export type NewOrder = Omit<
   | 'dispute'
   | 'createdAt'
   | 'updatedAt'
+  | 'invoiceNumber'
   | TaxEvidenceField
-> & { currencyRateDate?: string | null } & Partial<
-    Pick<Order, TaxEvidenceField>
-  >;
+> & {
+  currencyRateDate?: string | null;
+  invoiceNumber?: string | null;
+} & Partial<Pick<Order, TaxEvidenceField>>;
 
 /** The tax engine's evidence: absent on orders written without it (imports, benches). */
 type TaxEvidenceField =
@@ -69,6 +72,7 @@ export class OrderService implements OnModuleInit {
     private readonly processorRefunds: ProcessorRefunds,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    private readonly invoiceNumbers: InvoiceNumbers,
   ) {}
 
   onModuleInit() {
@@ -130,11 +134,18 @@ export class OrderService implements OnModuleInit {
   /**
    * `assignNumber` for a paid order, with its `order_created` event recorded
    * in the same statement: one round trip under the store's lock, not two.
+   * A paid order also takes the store's next invoice number first.
    */
   async assignNumberAndRecordCreated(
     manager: EntityManager,
     order: OrderView,
   ): Promise<void> {
+    order.invoiceNumber = await this.invoiceNumbers.assign(
+      manager,
+      'orders',
+      order,
+      order.createdAt,
+    );
     const numbered = await this.outbox.recordWith<
       OrderView,
       { order_number: number }
@@ -208,6 +219,12 @@ export class OrderService implements OnModuleInit {
       paymentReference: paymentId,
       updatedAt: now,
     });
+    order.invoiceNumber = await this.invoiceNumbers.assign(
+      manager,
+      'orders',
+      order,
+      now,
+    );
     await this.outbox.record(manager, {
       name: 'order_created',
       storeId: order.storeId,

@@ -48,6 +48,9 @@ export class StoreController {
       taxInclusive: body.attributes.tax_inclusive,
       taxRegistrations: body.attributes.tax_registrations,
       taxProvider: body.attributes.tax_provider as TaxProviderName | undefined,
+      legalName: body.attributes.legal_name,
+      legalAddress: body.attributes.legal_address,
+      taxNumbers: body.attributes.tax_numbers,
     });
     const view = await this.service.findOne(principal, store.id);
     return this.jsonApi.single(this.stores, view!, principal);
@@ -67,6 +70,9 @@ export class StoreController {
       tax_inclusive,
       tax_registrations,
       tax_provider,
+      legal_name,
+      legal_address,
+      tax_numbers,
       ...attributes
     } = body.attributes;
     const store = await this.service.update(
@@ -80,6 +86,9 @@ export class StoreController {
         taxInclusive: tax_inclusive,
         taxRegistrations: tax_registrations,
         taxProvider: tax_provider as TaxProviderName | undefined,
+        legalName: legal_name,
+        legalAddress: legal_address,
+        taxNumbers: tax_numbers,
       },
       stripe,
     );

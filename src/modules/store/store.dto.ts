@@ -66,6 +66,19 @@ export class StoreAttributes {
   @IsOptional()
   @IsString()
   tax_provider?: string;
+  /** Extension: the seller's legal name on receipts and invoices; null for the store name. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  legal_name?: string | null;
+
+  /** Extension: the seller's postal address ({lines, city, state, postcode, country}); the service checks it. */
+  @IsOptional()
+  legal_address?: unknown;
+
+  /** Extension: VAT/GST registration numbers by country ({"FR": "FR…"}); the service checks them. */
+  @IsOptional()
+  tax_numbers?: unknown;
 }
 
 export class StoreUpdateAttributes extends PartialType(StoreAttributes) {

@@ -6,6 +6,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { TaxProviderName } from '../tax/tax-provider';
+import type { LegalAddress, TaxNumbers } from './store-legal';
 
 @Entity('stores')
 export class Store {
@@ -65,6 +66,17 @@ export class Store {
   /** Who computes the store's tax: the built-in tables or Stripe Tax (`stripe`, needs Stripe credentials). */
   @Column({ name: 'tax_provider', type: 'text', default: 'builtin' })
   taxProvider: TaxProviderName;
+  /** The seller's legal name on receipts and invoices; null: the store name. */
+  @Column({ name: 'legal_name', type: 'text', nullable: true })
+  legalName: string | null;
+
+  /** The seller's postal address on receipts and invoices. */
+  @Column({ name: 'legal_address', type: 'jsonb', nullable: true })
+  legalAddress: LegalAddress | null;
+
+  /** VAT/GST registration numbers by ISO country code. */
+  @Column({ name: 'tax_numbers', type: 'jsonb', nullable: true })
+  taxNumbers: TaxNumbers | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -6,6 +6,7 @@ import { StoreController } from './store.controller';
 import { Store } from './store.entity';
 import { StoreRepository } from './store.repository';
 import { StoreSalesSources } from './store-sales';
+import { InvoiceNumbers } from './invoice-numbers';
 import { StoreSerializer } from './store.serializer';
 import { StoreService } from './store.service';
 import { registerResources } from '../../http/json-api/resource';
@@ -19,12 +20,13 @@ import { registerResources } from '../../http/json-api/resource';
     StoreService,
     StoreSerializer,
     StoreSalesSources,
+    InvoiceNumbers,
     registerResources({
       type: 'stores',
       serializer: StoreSerializer,
       reader: StoreService,
     }),
   ],
-  exports: [StoreService, StoreSalesSources],
+  exports: [StoreService, StoreSalesSources, InvoiceNumbers],
 })
 export class StoreModule {}

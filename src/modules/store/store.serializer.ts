@@ -7,7 +7,7 @@ import { StoreView } from './store-sales';
 
 const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
-/** JSON:API `stores`: the spec's 15 attributes and Zest's `stripe`, no `test_mode` (stores exist in both modes). */
+/** JSON:API `stores`: the spec's 15 attributes and Zest's `stripe` and seller identity (`legal_name`, `legal_address`, `tax_numbers`), no `test_mode` (stores exist in both modes). */
 @Injectable()
 export class StoreSerializer implements ResourceType<StoreView> {
   readonly type = 'stores';
@@ -53,6 +53,9 @@ export class StoreSerializer implements ResourceType<StoreView> {
       thirty_day_sales: store.sales.thirtyDaySales,
       thirty_day_revenue: store.sales.thirtyDayRevenue,
       stripe: store.stripe,
+      legal_name: store.legalName,
+      legal_address: store.legalAddress,
+      tax_numbers: store.taxNumbers,
       created_at: formatTimestamp(store.createdAt),
       updated_at: formatTimestamp(store.updatedAt),
     };

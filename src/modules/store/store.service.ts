@@ -21,6 +21,12 @@ import { StoreErrors } from './store.errors';
 import { checkRegistrations } from '../tax/registrations';
 import { TAX_PROVIDER_NAMES, type TaxProviderName } from '../tax/tax-provider';
 import { TaxErrors } from '../tax/tax.errors';
+import {
+  checkLegalAddress,
+  checkTaxNumbers,
+  LegalAddress,
+  TaxNumbers,
+} from './store-legal';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -43,6 +49,12 @@ export interface NewStore {
   taxRegistrations?: string[] | null;
   /** Extension: `builtin` (default) or `stripe` (Stripe Tax; needs the store's Stripe account of the mode). */
   taxProvider?: TaxProviderName;
+  /** Extension: the seller's legal name; null for the store name. */
+  legalName?: string | null;
+  /** Extension: the seller's postal address, checked by `checkLegalAddress`. */
+  legalAddress?: unknown;
+  /** Extension: tax registration numbers by country, checked by `checkTaxNumbers`. */
+  taxNumbers?: unknown;
 }
 
 export function isCurrencyCode(code: string): boolean {
@@ -110,6 +122,14 @@ function validateStoreFields(input: StoreChanges): StoreChanges {
     !(TAX_PROVIDER_NAMES as readonly unknown[]).includes(input.taxProvider)
   )
     throw TaxErrors.invalidTaxProvider();
+  if (typeof input.legalName === 'string')
+    fields.legalName = input.legalName.trim() || null;
+  if (input.legalAddress !== undefined && input.legalAddress !== null)
+    fields.legalAddress = checkLegalAddress(input.legalAddress);
+  if (input.taxNumbers !== undefined && input.taxNumbers !== null) {
+    const numbers = checkTaxNumbers(input.taxNumbers);
+    fields.taxNumbers = Object.keys(numbers).length > 0 ? numbers : null;
+  }
   return fields;
 }
 
@@ -159,6 +179,9 @@ export class StoreService {
         taxInclusive: fields.taxInclusive ?? null,
         taxRegistrations: fields.taxRegistrations ?? null,
         taxProvider: this.newStoreProvider(fields.taxProvider),
+        legalName: fields.legalName ?? null,
+        legalAddress: (fields.legalAddress as LegalAddress | undefined) ?? null,
+        taxNumbers: (fields.taxNumbers as TaxNumbers | undefined) ?? null,
       }),
     );
   }
@@ -207,6 +230,11 @@ export class StoreService {
         throw TaxErrors.stripeTaxNeedsStripe(principal.testMode);
       store.taxProvider = fields.taxProvider;
     }
+    if (fields.legalName !== undefined) store.legalName = fields.legalName;
+    if (fields.legalAddress !== undefined)
+      store.legalAddress = fields.legalAddress as LegalAddress | null;
+    if (fields.taxNumbers !== undefined)
+      store.taxNumbers = fields.taxNumbers as TaxNumbers | null;
     const saved = await this.transactions.run(async (manager) => {
       const written = await this.saveUnique(store, manager);
       if (keys) await this.stripe.set(manager, id, principal.testMode, keys);
