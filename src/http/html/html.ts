@@ -63,8 +63,8 @@ td[data-label]::before{content:attr(data-label);flex:0 0 7.5em;font-weight:600;c
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
-/** A complete page; `body` must already be escaped HTML. */
-export function htmlPage(title: string, body: string): string {
+/** A complete page; `body` must already be escaped HTML, `style` the page's own rules. */
+export function htmlPage(title: string, body: string, style = ''): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -72,7 +72,7 @@ export function htmlPage(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${style}</style>
 </head>
 <body>
 <main>

@@ -8,6 +8,7 @@ import { OrderService } from '../order/order.service';
 import { RECEIPT_PATH } from '../order/order-receipts';
 import { PaymentAttempts } from '../payment/payment-attempts';
 import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
+import { withoutStripeReturnParams } from '../payment/stripe-return-url';
 import { CHECKOUT_PATH } from './checkout.serializer';
 import { CheckoutService } from './checkout.service';
 import { CheckoutErrors } from './checkout.errors';
@@ -18,15 +19,6 @@ import {
 import { Body, formInput } from './purchase-input';
 import { Offer, PurchaseService } from './purchase.service';
 import { SubmissionTokens } from './submission-tokens';
-
-/** Parameters Stripe.js appends to `return_url`; the signature covers the rest. */
-const STRIPE_RETURN_PARAMS = new Set([
-  'payment_intent',
-  'payment_intent_client_secret',
-  'setup_intent',
-  'setup_intent_client_secret',
-  'redirect_status',
-]);
 
 /** What the page's script gets back from a submit. */
 export type HostedIntentAnswer =
@@ -127,7 +119,7 @@ export class HostedPaymentService {
     identifier: string,
     url: string,
   ): Promise<HostedResponse & { declined?: boolean }> {
-    if (this.signedUrls.verify(withoutStripeParams(url)) !== 'valid')
+    if (this.signedUrls.verify(withoutStripeReturnParams(url)) !== 'valid')
       return this.hosted.message(
         403,
         'Link invalid',
@@ -229,17 +221,6 @@ export class HostedPaymentService {
     );
     return `${url.pathname}${url.search}`;
   }
-}
-
-/** A request URL without what Stripe.js appended to the signed return URL. */
-function withoutStripeParams(url: string): string {
-  const parsed = new URL(url, 'http://return.invalid');
-  const kept = new URLSearchParams(
-    [...parsed.searchParams].filter(
-      ([name]) => !STRIPE_RETURN_PARAMS.has(name),
-    ),
-  );
-  return `${parsed.pathname}?${kept.toString()}`;
 }
 
 /** Another submit of the same token wrote the order first (its identifier is unique). */

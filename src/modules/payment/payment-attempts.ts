@@ -50,6 +50,12 @@ export interface PaymentSettler<T = unknown> {
     outcome: PaymentOutcome,
     prepared: T,
   ): Promise<void>;
+  /**
+   * After the settling transaction committed, in the caller that settled
+   * the attempt (never in the one that found it settled): follow-up
+   * processor calls, made with no transaction open.
+   */
+  after?(attempt: PaymentAttempt, outcome: PaymentOutcome): Promise<void>;
 }
 
 /** How long an attempt may stay pending before the sweeper replays it. */
@@ -278,15 +284,17 @@ export class PaymentAttempts {
   ): Promise<void> {
     const settler = this.settlerOf(attempt.purpose);
     const prepared = await settler.prepare?.(attempt);
-    await this.transactions.run(async (manager) => {
+    const settled = await this.transactions.run(async (manager) => {
       const locked = await this.attempts.lock(manager, attempt.id);
-      if (!locked || locked.status !== 'pending') return;
+      if (!locked || locked.status !== 'pending') return null;
       locked.status = outcome.status;
       locked.outcome = outcome;
       locked.updatedAt = this.clock.now();
       await this.attempts.save(manager, locked);
       await settler.settle(manager, locked, outcome, prepared);
+      return locked;
     });
+    if (settled) await settler.after?.(settled, outcome);
   }
 
   /**

@@ -1062,7 +1062,12 @@ export class StripeDouble {
     }
     const card = account.cards.get(intent.payment_method as string)!;
     const offSession = params.off_session === 'true';
-    if (card.behaviour === 'authenticate') {
+    if (card.behaviour === 'authenticateOnSession' && offSession)
+      return this.settle(account, intent);
+    if (
+      card.behaviour === 'authenticate' ||
+      card.behaviour === 'authenticateOnSession'
+    ) {
       if (offSession) {
         return this.fail(account, intent, {
           type: 'card_error',
