@@ -196,6 +196,44 @@ describe('Hosted checkout with the Stripe Payment Element', () => {
     expect(second.customer).toBe(intent.customer);
   });
 
+  it('never reuses a Stripe Customer of the account a store switched away from', async () => {
+    const first = stripeKeys('SwitchOld');
+    const second = stripeKeys('SwitchNew');
+    const store = await t.app.get(StoreService).create({
+      userId: merchant.userId,
+      name: 'Switching Shop',
+    });
+    await connectStripe(t.baseUrl, merchant.testKey, store.id, first);
+    const url = await product(store.id, { unit_price: 1100 }, 'Switch');
+    const before = await begin(url, { email: 'switcher@example.com' });
+    const old = double.find(
+      first.secret_key,
+      intentIdOf(before.client_secret),
+    )!;
+    expect(old.customer).toMatch(/^cus_/);
+    // The same account again (a new webhook secret): the link stays.
+    await connectStripe(t.baseUrl, merchant.testKey, store.id, {
+      ...first,
+      webhook_secret: 'whsec_SwitchOldRotated0123456789abcd',
+    });
+    const same = await begin(url, { email: 'switcher@example.com' });
+    expect(
+      double.find(first.secret_key, intentIdOf(same.client_secret))!.customer,
+    ).toBe(old.customer);
+    // Another account: a Customer of that account, not the old id.
+    await connectStripe(t.baseUrl, merchant.testKey, store.id, second);
+    const after = await begin(url, { email: 'switcher@example.com' });
+    const intent = double.find(
+      second.secret_key,
+      intentIdOf(after.client_secret),
+    )!;
+    expect(intent.customer).toMatch(/^cus_/);
+    expect(intent.customer).not.toBe(old.customer);
+    expect(
+      double.find(second.secret_key, intent.customer as string),
+    ).toMatchObject({ object: 'customer', email: 'switcher@example.com' });
+  });
+
   it('opens a SetupIntent for a subscription with a free trial and saves the card on the subscription', async () => {
     const url = await product(
       usdStore,
