@@ -56,6 +56,12 @@ export interface PaymentSettler<T = unknown> {
    * processor calls, made with no transaction open.
    */
   after?(attempt: PaymentAttempt, outcome: PaymentOutcome): Promise<void>;
+  /**
+   * A refund recorded as succeeded that the processor reports failed or
+   * canceled later: gives the amount back to the record, inside the
+   * transaction that marks the attempt failed (once).
+   */
+  reverse?(manager: EntityManager, attempt: PaymentAttempt): Promise<void>;
 }
 
 /** How long an attempt may stay pending before the sweeper replays it. */
