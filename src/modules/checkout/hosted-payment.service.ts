@@ -18,6 +18,7 @@ import {
 } from './hosted-checkout.service';
 import { Body, formInput } from './purchase-input';
 import { Offer, PurchaseService } from './purchase.service';
+import { SubmissionTerms } from './submission-terms';
 import { SubmissionTokens } from './submission-tokens';
 
 /** What the page's script gets back from a submit. */
@@ -51,6 +52,7 @@ export class HostedPaymentService {
     private readonly attempts: PaymentAttempts,
     private readonly intents: StripeCheckoutIntents,
     private readonly submissions: SubmissionTokens,
+    private readonly terms: SubmissionTerms,
     private readonly signedUrls: SignedUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -60,13 +62,14 @@ export class HostedPaymentService {
    * (parallel and repeated submits find it) and opens its intent.
    */
   async submit(offer: Offer, body: Body): Promise<HostedIntentAnswer> {
-    const identifier = this.submissions.identifierOf(body.submission);
+    const token = this.submissions.identifierOf(body.submission);
     const publishable = await this.intents.publishableKey(
       offer.target.store.id,
       offer.testMode,
     );
     // The page was rendered for Stripe; the store has disconnected since.
     if (!publishable) throw CheckoutErrors.submissionInvalid();
+    const identifier = await this.terms.identifierFor(offer, body, token);
     const order =
       (await this.orders.findByIdentifier(identifier)) ??
       (await this.begin(offer, body, identifier));
