@@ -10,9 +10,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../common/app-error';
 import { Public } from '../../http/auth/public.decorator';
-import { HttpErrorCodes } from '../../http/errors/http-error-codes';
 import { HtmlPage } from '../../http/html/html-page.decorator';
 import { SameSiteFormGuard } from '../../http/html/same-site-form.guard';
 import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
@@ -68,11 +66,7 @@ export class SubscriptionCardController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const result = await this.cards.returned(id, request.url);
-    if (!result)
-      throw AppError.forbidden(
-        'This link is invalid.',
-        HttpErrorCodes.linkInvalid,
-      );
+    if (!result) throw BillingErrors.returnLinkInvalid();
     let notice: CardNotice;
     if (result.status === 'succeeded') {
       notice = { text: 'Your payment method was updated.', error: false };
