@@ -69,3 +69,27 @@ export function nextRefund(
     },
   };
 }
+
+/**
+ * A refund the processor reports failed (or canceled) after it was
+ * recorded: the money stays with the merchant, so `amount` is no longer
+ * refunded. The record is `paid` again (a refunded one too), with what the
+ * other refunds gave back.
+ */
+export function revertedRefund(
+  record: Refundable,
+  amount: number,
+  currencyRate: number,
+): RefundOutcome['fields'] {
+  const refundedAmount = Math.max(0, record.refundedAmount - amount);
+  return {
+    status: 'paid',
+    refundedAmount,
+    refundedAmountUsd: toUsdCents(
+      refundedAmount,
+      record.currency,
+      currencyRate,
+    ),
+    refundedAt: null,
+  };
+}

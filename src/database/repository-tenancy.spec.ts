@@ -59,6 +59,8 @@ const EXCEPTIONS: Record<string, string> = {
   // A purchase's customer in its own store's Stripe account.
   'StripeCustomerRepository.find': HELD,
   'StripeCustomerRepository.insertOrFind': HELD,
+  // A store's links forgotten as its owner changes its Stripe account.
+  'StripeCustomerRepository.forget': HELD,
   'OrderRepository.findById': HELD,
   'OrderRepository.lock': HELD,
   'SubscriptionInvoiceRepository.lock': HELD,

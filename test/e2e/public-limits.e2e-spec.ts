@@ -126,6 +126,8 @@ describe('limits of the public routes', () => {
         'GET /portal/subscriptions/:id page',
         'GET /portal/subscriptions/:id/payment-method page',
         'POST /portal/subscriptions/:id/payment-method purchase',
+        'POST /portal/subscriptions/:id/payment-method/setup purchase',
+        'GET /portal/subscriptions/:id/payment-method/return purchase',
         'POST /portal/subscriptions/:id/plan page',
         'POST /portal/subscriptions/:id/plan/preview page',
         'POST /portal/subscriptions/:id/quantity page',

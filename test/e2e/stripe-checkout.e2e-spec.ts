@@ -196,6 +196,86 @@ describe('Hosted checkout with the Stripe Payment Element', () => {
     expect(second.customer).toBe(intent.customer);
   });
 
+  it('re-prices a page submitted again with another quantity: the intent charged is always the current quote', async () => {
+    const url = await product(usdStore, { unit_price: 1300 }, 'Repriced');
+    const page = await stripePage(t.baseUrl, url);
+    const submit = async (quantity: string) =>
+      (
+        await submitStripe(t.baseUrl, url, page.token, {
+          email: 'repriced@example.com',
+          quantity,
+        }).expect(200)
+      ).body as IntentAnswer;
+    const intentOf = (answer: IntentAnswer) =>
+      double.find(USD_KEYS.secret_key, intentIdOf(answer.client_secret))!;
+    const first = await submit('1');
+    expect(intentOf(first).amount).toBe(1300);
+    // The buyer raises the quantity and pays again from the same page, twice at once.
+    const [more, again] = await Promise.all([submit('3'), submit('3')]);
+    expect(again.client_secret).toBe(more.client_secret);
+    expect(more.client_secret).not.toBe(first.client_secret);
+    const [repriced] = await orderOf(identifierOf(more));
+    expect(repriced).toMatchObject({ status: 'pending', total: 3900 });
+    expect(intentOf(more).amount).toBe(3900);
+    // Back to one: the first order and intent again.
+    expect((await submit('1')).client_secret).toBe(first.client_secret);
+    const last = await submit('3');
+    expect(last.client_secret).toBe(more.client_secret);
+    await confirmInBrowser(
+      double,
+      USD_KEYS.publishable_key,
+      last,
+      '4242424242424242',
+    );
+    await returnFromStripe(t.baseUrl, last).expect(303);
+    expect((await orderOf(identifierOf(last)))[0]).toMatchObject({
+      status: 'paid',
+      total: 3900,
+    });
+    expect(intentOf(last)).toMatchObject({ status: 'succeeded', amount: 3900 });
+    // The first terms' intent was never confirmed: nothing charged for it.
+    expect(intentOf(first).status).toBe('requires_payment_method');
+    expect((await orderOf(identifierOf(first)))[0].status).toBe('pending');
+  });
+
+  it('never reuses a Stripe Customer of the account a store switched away from', async () => {
+    const first = stripeKeys('SwitchOld');
+    const second = stripeKeys('SwitchNew');
+    const store = await t.app.get(StoreService).create({
+      userId: merchant.userId,
+      name: 'Switching Shop',
+    });
+    await connectStripe(t.baseUrl, merchant.testKey, store.id, first);
+    const url = await product(store.id, { unit_price: 1100 }, 'Switch');
+    const before = await begin(url, { email: 'switcher@example.com' });
+    const old = double.find(
+      first.secret_key,
+      intentIdOf(before.client_secret),
+    )!;
+    expect(old.customer).toMatch(/^cus_/);
+    // The same account again (a new webhook secret): the link stays.
+    await connectStripe(t.baseUrl, merchant.testKey, store.id, {
+      ...first,
+      webhook_secret: 'whsec_SwitchOldRotated0123456789abcd',
+    });
+    const same = await begin(url, { email: 'switcher@example.com' });
+    expect(
+      double.find(first.secret_key, intentIdOf(same.client_secret))!.customer,
+    ).toBe(old.customer);
+    // Another account: a Customer of that account, not the old id.
+    await connectStripe(t.baseUrl, merchant.testKey, store.id, second);
+    const after = await begin(url, { email: 'switcher@example.com' });
+    const intent = double.find(
+      second.secret_key,
+      intentIdOf(after.client_secret),
+    )!;
+    expect(intent.customer).toMatch(/^cus_/);
+    expect(intent.customer).not.toBe(old.customer);
+    expect(
+      double.find(second.secret_key, intent.customer as string),
+    ).toMatchObject({ object: 'customer', email: 'switcher@example.com' });
+  });
+
   it('opens a SetupIntent for a subscription with a free trial and saves the card on the subscription', async () => {
     const url = await product(
       usdStore,

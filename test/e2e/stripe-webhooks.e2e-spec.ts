@@ -75,7 +75,7 @@ describe('Stripe webhooks in', () => {
       { name: 'Easel' },
     );
     const url = await buyNowUrl(t.baseUrl, merchant.testKey, product.id);
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       const bought = await buy(t.baseUrl, url).expect(201);
       const order = bought.body.data as {
         id: string;
@@ -392,6 +392,72 @@ describe('Stripe webhooks in', () => {
     await processed();
     expect((await order(paid.id)).refunded_amount).toBe(800);
     expect(await outboxEvents('order_refunded', paid.id)).toBe(2);
+  });
+
+  it('gives a refund that fails or is canceled at Stripe back to the order, once, with its event', async () => {
+    const paid = orders[5];
+    await request(t.baseUrl)
+      .post(`/v1/orders/${paid.id}/refund`)
+      .set('Authorization', `Bearer ${merchant.testKey}`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send(
+        JSON.stringify({
+          data: { type: 'orders', id: paid.id, attributes: { amount: 1200 } },
+        }),
+      )
+      .expect(200);
+    double.refundFromDashboard(TEST_KEYS.secret_key, paid.chargeId);
+    await processed();
+    expect(await order(paid.id)).toMatchObject({
+      status: 'refunded',
+      refunded_amount: paid.total,
+    });
+    const [zests, dashboards] = double
+      .list(TEST_KEYS.secret_key, 'refund')
+      .filter((r) => r.charge === paid.chargeId);
+    expect(zests.amount).toBe(1200);
+
+    // The dashboard's refund fails: its amount is the order's again.
+    double.failRefund(TEST_KEYS.secret_key, dashboards.id, 'failed');
+    await processed();
+    expect(await order(paid.id)).toMatchObject({
+      status: 'paid',
+      refunded: false,
+      refunded_amount: 1200,
+      refunded_at: null,
+    });
+    expect(await outboxEvents('order_refund_failed', paid.id)).toBe(1);
+    const attempt = await db.query(
+      `SELECT status, outcome->>'reason' AS reason FROM payment_attempts WHERE idempotency_key = $1`,
+      [`processor-refund-${dashboards.id}`],
+    );
+    expect(attempt.rows[0]).toEqual({
+      status: 'failed',
+      reason: 'The refund failed at Stripe (expired_or_canceled_card).',
+    });
+    // Delivered again, twice at once: nothing more.
+    const [failed] = double.events(
+      TEST_KEYS.secret_key,
+      'charge.refund.updated',
+    );
+    double.resend(TEST_KEYS.secret_key, failed.id, { copies: 2 });
+    await processed();
+    expect((await order(paid.id)).refunded_amount).toBe(1200);
+    expect(await outboxEvents('order_refund_failed', paid.id)).toBe(1);
+
+    // Zest's own refund is canceled: nothing is refunded any more.
+    double.failRefund(TEST_KEYS.secret_key, zests.id, 'canceled');
+    await processed();
+    expect(await order(paid.id)).toMatchObject({
+      status: 'paid',
+      refunded: false,
+      refunded_amount: 0,
+    });
+    expect(await outboxEvents('order_refund_failed', paid.id)).toBe(2);
+    // What is left can be refunded again.
+    double.refundFromDashboard(TEST_KEYS.secret_key, paid.chargeId, 400);
+    await processed();
+    expect((await order(paid.id)).refunded_amount).toBe(400);
   });
 
   it('refunds a subscription invoice from Stripe’s dashboard, and tells an invoice’s own refund from the order’s on a shared payment', async () => {

@@ -83,6 +83,8 @@ const ROUTES = [
   'GET /portal/subscriptions/:id',
   'GET /portal/subscriptions/:id/payment-method',
   'POST /portal/subscriptions/:id/payment-method',
+  'POST /portal/subscriptions/:id/payment-method/setup',
+  'GET /portal/subscriptions/:id/payment-method/return',
   'GET /portal/sign-in',
   'POST /portal/sign-in',
   'POST /portal/subscriptions/:id/cancel',

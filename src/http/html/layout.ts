@@ -28,6 +28,8 @@ export interface PageLayout {
   columns?: boolean;
   /** Escaped HTML after `<main>` (scripts of the Stripe checkout). */
   after?: string;
+  /** The page's own rules after the shared stylesheet (the Payment Element's). */
+  style?: string;
 }
 
 const DEFAULT_BUTTON = '#5b3fd9';
@@ -153,7 +155,7 @@ export function renderPage(page: PageLayout): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(page.title)}</title>
-<style>${STYLE}${palette(brand)}</style>
+<style>${STYLE}${palette(brand)}${page.style ?? ''}</style>
 </head>
 <body>
 ${brand ? brandHeader(brand) : ''}<main${page.columns ? ' class="columns"' : ''}>

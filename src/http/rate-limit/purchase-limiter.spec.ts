@@ -51,6 +51,17 @@ describe('PurchaseLimiter', () => {
     expect(purchaseTarget(attempt('x', 'abc-1', 'custom'))).toBe(
       '/checkout/custom/abc-1',
     );
+    // A Stripe store's card steps share the payment-method page's budget.
+    for (const step of ['', '/setup', '/return'])
+      expect(
+        purchaseTarget({
+          url: `/portal/subscriptions/7/payment-method${step}?signature=x`,
+          params: { id: '7' },
+          routeOptions: {
+            url: `/portal/subscriptions/:id/payment-method${step}`,
+          },
+        } as unknown as FastifyRequest),
+      ).toBe('/portal/subscriptions/7/payment-method');
   });
 
   it('admits PURCHASE_RATE_LIMIT_PER_MINUTE attempts per address, with the budget as headers', async () => {

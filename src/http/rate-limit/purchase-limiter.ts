@@ -9,15 +9,22 @@ import { RateLimitHit, RateLimitStore } from './rate-limit.store';
 /**
  * What a purchase route is counted against: its path with the parameters
  * filled in (`/checkout/buy/<variant uuid>`, `/checkout/custom/<checkout
- * uuid>`, `/portal/subscriptions/<id>/payment-method`), lowercased because
- * the UUIDs match in any case. The page at the same path shares it.
+ * uuid>`, `/portal/subscriptions/<id>/payment-method`, which its `/setup`
+ * and `/return` steps share), lowercased because the UUIDs match in any
+ * case. The page at the same path shares it.
  */
 export function purchaseTarget(request: FastifyRequest): string {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   const template = request.routeOptions.url ?? request.url.split('?')[0];
-  return template
-    .replace(/:(\w+)/g, (_, name: string) => (params[name] ?? '').toLowerCase())
-    .replace(/\/+$/, '');
+  return (
+    template
+      .replace(/:(\w+)/g, (_, name: string) =>
+        (params[name] ?? '').toLowerCase(),
+      )
+      .replace(/\/+$/, '')
+      // A Stripe store's card steps count against the payment-method page's target.
+      .replace(/\/payment-method\/(?:setup|return)$/, '/payment-method')
+  );
 }
 
 /**

@@ -18,6 +18,10 @@ export const BillingErrors = {
       code: 'subscription_expired',
     }),
 
+  /** The portal's Stripe return link, forged or of another subscription. */
+  returnLinkInvalid: () =>
+    AppError.forbidden('This link is invalid.', 'link_invalid'),
+
   subscriptionNotFound: () =>
     AppError.notFound(
       'This subscription does not exist.',

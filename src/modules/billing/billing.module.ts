@@ -31,6 +31,8 @@ import { SubscriptionItem } from './subscription-item.entity';
 import { SubscriptionItemReader } from './subscription-item.reader';
 import { SubscriptionItemSerializer } from './subscription-item.serializer';
 import { SubscriptionItemService } from './subscription-item.service';
+import { PortalCardUpdates } from './portal-card-updates';
+import { SubscriptionCardController } from './subscription-card.controller';
 import { SubscriptionPortalController } from './subscription-portal.controller';
 import { SubscriptionPortalService } from './subscription-portal.service';
 import { SubscriptionSelfServiceController } from './subscription-self-service.controller';
@@ -79,6 +81,7 @@ import { UsageRecordService } from './usage-record.service';
     UsageRecordController,
     SubscriptionInvoiceController,
     SubscriptionPortalController,
+    SubscriptionCardController,
     SubscriptionSelfServiceController,
   ],
   providers: [
@@ -95,6 +98,7 @@ import { UsageRecordService } from './usage-record.service';
     UsageRecordService,
     SubscriptionInvoiceService,
     SubscriptionPortalService,
+    PortalCardUpdates,
     SubscriptionSelfService,
     SubscriptionSerializer,
     SubscriptionItemSerializer,

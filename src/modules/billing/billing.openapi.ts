@@ -2,6 +2,7 @@ import {
   hostedPage,
   jsonApiResponse,
   metaDocument,
+  responseRef,
 } from '../../http/openapi/json-api-schemas';
 import type { OpenApiContribution } from '../../http/openapi/openapi-contribution';
 import { generateInvoiceOperation } from '../invoice/invoice.openapi';
@@ -189,6 +190,53 @@ export const billingOpenApi: OpenApiContribution = {
     'POST /portal/subscriptions/{id}/payment-method': hostedPage(
       'Submit a new payment method (signed link)',
       { form: ['card_number'] },
+    ),
+    'POST /portal/subscriptions/{id}/payment-method/setup': {
+      summary: 'Open a SetupIntent for a new card (signed link; Stripe stores)',
+      description:
+        'What the payment-method page’s script posts (same-site only) before `stripe.confirmSetup`: the SetupIntent (usage off_session, on the subscription’s Stripe Customer) to confirm with the Payment Element. A click while one is in flight gets the same one.',
+      tags: ['Hosted pages'],
+      requestBody: {
+        required: false,
+        content: { 'application/json': { schema: exact({}) } },
+      },
+      responses: {
+        '200': {
+          description:
+            'The intent to confirm: `client_secret`, `intent_type` setup and the signed `return_url`.',
+          content: {
+            'application/json': {
+              schema: exact({
+                intent_type: { type: 'string', enum: ['setup'] },
+                client_secret: str(),
+                return_url: url(),
+              }),
+            },
+          },
+        },
+        '429': { $ref: '#/components/responses/HtmlTooManyRequests' },
+        default: {
+          description:
+            'A refusal (JSON:API error): 403 `cross_site_form_refused` or an invalid link, 409 `invoice_payment_in_progress`, 422 `stripe_not_connected` or `subscription_expired`.',
+          content: {
+            'application/vnd.api+json': {
+              schema: { $ref: '#/components/schemas/ErrorDocument' },
+            },
+          },
+        },
+      },
+    },
+    'GET /portal/subscriptions/{id}/payment-method/return': hostedPage(
+      'Return from a Stripe card setup (signed link)',
+      {
+        description:
+          'Where Stripe.js brings the buyer after confirming the SetupIntent (Stripe’s `setup_intent…` parameters appended). Settles it once, whether or not Stripe’s webhook came first: the card is saved and, in dunning, the open invoice charged off session.',
+        responses: {
+          '200': responseRef('HtmlPage'),
+          '202': responseRef('HtmlPage'),
+          '402': responseRef('HtmlPage'),
+        },
+      },
     ),
   },
   notes: {

@@ -4,7 +4,7 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
-import { nextRefund } from '../../common/refunds';
+import { nextRefund, revertedRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
 import {
   PaymentAttempt,
@@ -42,6 +42,7 @@ export class SubscriptionInvoiceService implements OnModuleInit {
     this.attempts.register(INVOICE_REFUND, {
       settle: (manager, attempt, outcome) =>
         this.settleRefund(manager, attempt, outcome),
+      reverse: (manager, attempt) => this.reverseRefund(manager, attempt),
     });
   }
 
@@ -160,6 +161,29 @@ export class SubscriptionInvoiceService implements OnModuleInit {
       invoice,
       s!,
       { refund_amount: refund.amount },
+    );
+  }
+
+  /** A refund that failed at the processor after it was recorded: the amount is the invoice's again. */
+  private async reverseRefund(
+    manager: EntityManager,
+    attempt: PaymentAttempt,
+  ): Promise<void> {
+    const invoice = await this.invoices.lock(manager, attempt.subjectId);
+    if (!invoice) return;
+    Object.assign(
+      invoice,
+      revertedRefund(invoice, attempt.amount, Number(invoice.currencyRate)),
+      { updatedAt: this.clock.now() },
+    );
+    await this.invoices.save(manager, invoice);
+    const s = await this.subscriptions.lock(manager, invoice.subscriptionId);
+    await this.billing.emitInvoice(
+      manager,
+      'subscription_payment_refund_failed',
+      invoice,
+      s!,
+      { refund_amount: attempt.amount },
     );
   }
 }

@@ -5,52 +5,25 @@ import {
   Param,
   Post,
   Req,
+  Res,
   UseGuards,
 } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../http/auth/public.decorator';
-import { escapeHtml } from '../../http/html/html';
-import { htmlPage } from '../../http/html/layout';
 import { HtmlPage } from '../../http/html/html-page.decorator';
 import { IntegerIdPipe } from '../../http/json-api/integer-id.pipe';
 import { PurchaseLimiter } from '../../http/rate-limit/purchase-limiter';
 import { RateLimit } from '../../http/rate-limit/rate-limit.decorator';
 import { SignedUrlGuard } from '../../http/signed-urls/signed-url.guard';
 import { cardNumberRequired, isCardDeclined } from '../payment/payment.errors';
+import { SameSiteFormGuard } from '../../http/html/same-site-form.guard';
 import { SubscriptionView } from './billing-views';
-import { STATUS_FORMATTED } from './subscription.state';
+import { PortalCardUpdates } from './portal-card-updates';
+import { PORTAL_STRIPE_CSP, renderCardPage } from './subscription-card.page';
 import { SubscriptionPortalService } from './subscription-portal.service';
 import { BillingErrors } from './billing.errors';
 
 const SUBSCRIPTION_ID = new IntegerIdPipe(BillingErrors.subscriptionNotFound);
-
-const DATE = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeZone: 'UTC',
-});
-
-function render(s: SubscriptionView, notice: string | null): string {
-  const card = s.cardLastFour
-    ? `${s.cardBrand ?? 'card'} ending in ${s.cardLastFour}`
-    : 'none on file';
-  const next =
-    s.status === 'cancelled' || s.status === 'expired'
-      ? `Ends ${DATE.format(s.endsAt ?? s.renewsAt)}`
-      : `Renews ${DATE.format(s.renewsAt)}`;
-  return htmlPage(
-    `${s.productName} subscription`,
-    `<div class="intro"><h1>${escapeHtml(s.productName)} — ${escapeHtml(s.variantName)}</h1>
-<p class="sub">${escapeHtml(STATUS_FORMATTED[s.status])} · ${escapeHtml(next)} · Card: ${escapeHtml(card)}</p></div>
-${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ''}
-<section>
-<h2>Update payment method</h2>
-<form method="post" action="${escapeHtml(s.urls.update_payment_method)}">
-<label>Card number <input name="card_number" inputmode="numeric" autocomplete="cc-number" required></label>
-<button type="submit">Save card</button>
-</form>
-</section>`,
-  );
-}
 
 /**
  * The page behind a subscription's `urls.update_payment_method` (signed, 24
@@ -65,12 +38,21 @@ export class SubscriptionPortalController {
   constructor(
     private readonly portal: SubscriptionPortalService,
     private readonly purchaseLimits: PurchaseLimiter,
+    private readonly cards: PortalCardUpdates,
   ) {}
 
+  /** A Stripe store's page carries the Payment Element (and the CSP that lets Stripe.js in). */
   @Get(':id/payment-method')
   @HtmlPage()
-  paymentMethod(@Param('id', SUBSCRIPTION_ID) id: number) {
-    return this.page(id);
+  async paymentMethod(
+    @Param('id', SUBSCRIPTION_ID) id: number,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const s = await this.portal.find(id);
+    if (!s) throw BillingErrors.subscriptionNotFound();
+    const stripe = await this.cards.stripeForm(id);
+    if (stripe) void reply.header('content-security-policy', PORTAL_STRIPE_CSP);
+    return renderCardPage(s, null, stripe);
   }
 
   /**
@@ -79,6 +61,7 @@ export class SubscriptionPortalController {
    */
   @Post(':id/payment-method')
   @RateLimit('purchase')
+  @UseGuards(SameSiteFormGuard)
   @HtmlPage()
   async updatePaymentMethod(
     @Param('id', SUBSCRIPTION_ID) id: number,
@@ -99,12 +82,10 @@ export class SubscriptionPortalController {
       if (isCardDeclined(error)) await this.purchaseLimits.declined(request);
       throw error;
     }
-    return render(s, 'Your payment method was updated.');
-  }
-
-  private async page(id: number): Promise<string> {
-    const s = await this.portal.find(id);
-    if (!s) throw BillingErrors.subscriptionNotFound();
-    return render(s, null);
+    return renderCardPage(
+      s,
+      { text: 'Your payment method was updated.', error: false },
+      null,
+    );
   }
 }

@@ -20,6 +20,7 @@ import { PurchaseExtensions } from './purchase-extension';
 import { PurchaseService } from './purchase.service';
 import { PurchaseSettlement } from './purchase-settlement';
 import { HostedPaymentService } from './hosted-payment.service';
+import { SubmissionTerms } from './submission-terms';
 import { SubmissionTokens } from './submission-tokens';
 import { registerResources } from '../../http/json-api/resource';
 
@@ -47,6 +48,7 @@ import { registerResources } from '../../http/json-api/resource';
     PurchaseSettlement,
     HostedPaymentService,
     SubmissionTokens,
+    SubmissionTerms,
     PurchaseExtensions,
     HostedCheckoutService,
     ReceiptPageService,

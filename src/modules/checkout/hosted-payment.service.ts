@@ -8,6 +8,7 @@ import { OrderService } from '../order/order.service';
 import { RECEIPT_PATH } from '../order/order-receipts';
 import { PaymentAttempts } from '../payment/payment-attempts';
 import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
+import { withoutStripeReturnParams } from '../payment/stripe-return-url';
 import { CHECKOUT_PATH } from './checkout.serializer';
 import { CheckoutService } from './checkout.service';
 import { CheckoutErrors } from './checkout.errors';
@@ -15,16 +16,8 @@ import { HostedCheckoutService } from './hosted-checkout.service';
 import { HostedResponse, messagePage } from './hosted-pages';
 import { Body, formInput } from './purchase-input';
 import { Offer, PurchaseService } from './purchase.service';
+import { SubmissionTerms } from './submission-terms';
 import { SubmissionTokens } from './submission-tokens';
-
-/** Parameters Stripe.js appends to `return_url`; the signature covers the rest. */
-const STRIPE_RETURN_PARAMS = new Set([
-  'payment_intent',
-  'payment_intent_client_secret',
-  'setup_intent',
-  'setup_intent_client_secret',
-  'redirect_status',
-]);
 
 /** What the page's script gets back from a submit. */
 export type HostedIntentAnswer =
@@ -57,6 +50,7 @@ export class HostedPaymentService {
     private readonly attempts: PaymentAttempts,
     private readonly intents: StripeCheckoutIntents,
     private readonly submissions: SubmissionTokens,
+    private readonly terms: SubmissionTerms,
     private readonly signedUrls: SignedUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -66,13 +60,14 @@ export class HostedPaymentService {
    * (parallel and repeated submits find it) and opens its intent.
    */
   async submit(offer: Offer, body: Body): Promise<HostedIntentAnswer> {
-    const identifier = this.submissions.identifierOf(body.submission);
+    const token = this.submissions.identifierOf(body.submission);
     const publishable = await this.intents.publishableKey(
       offer.target.store.id,
       offer.testMode,
     );
     // The page was rendered for Stripe; the store has disconnected since.
     if (!publishable) throw CheckoutErrors.submissionInvalid();
+    const identifier = await this.terms.identifierFor(offer, body, token);
     const order =
       (await this.orders.findByIdentifier(identifier)) ??
       (await this.begin(offer, body, identifier));
@@ -125,7 +120,7 @@ export class HostedPaymentService {
     identifier: string,
     url: string,
   ): Promise<HostedResponse & { declined?: boolean }> {
-    if (this.signedUrls.verify(withoutStripeParams(url)) !== 'valid')
+    if (this.signedUrls.verify(withoutStripeReturnParams(url)) !== 'valid')
       return messagePage(403, 'Link invalid', 'This payment link is invalid.');
     let order = await this.orders.findByIdentifier(identifier);
     if (!order)
@@ -219,17 +214,6 @@ export class HostedPaymentService {
     );
     return `${url.pathname}${url.search}`;
   }
-}
-
-/** A request URL without what Stripe.js appended to the signed return URL. */
-function withoutStripeParams(url: string): string {
-  const parsed = new URL(url, 'http://return.invalid');
-  const kept = new URLSearchParams(
-    [...parsed.searchParams].filter(
-      ([name]) => !STRIPE_RETURN_PARAMS.has(name),
-    ),
-  );
-  return `${parsed.pathname}?${kept.toString()}`;
 }
 
 /** Another submit of the same token wrote the order first (its identifier is unique). */

@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { Principal } from '../../common/principal';
-import { nextRefund } from '../../common/refunds';
+import { nextRefund, revertedRefund } from '../../common/refunds';
 import { Transactions } from '../../database/transactions';
 import {
   PaymentAttempt,
@@ -79,6 +79,7 @@ export class OrderService implements OnModuleInit {
     this.attempts.register(ORDER_REFUND, {
       settle: (manager, attempt, outcome) =>
         this.settleRefund(manager, attempt, outcome),
+      reverse: (manager, attempt) => this.reverseRefund(manager, attempt),
     });
   }
 
@@ -322,6 +323,32 @@ export class OrderService implements OnModuleInit {
       record: Object.assign(order, { firstItem: item ?? null }),
       customData: order.customData,
       detail: { refund_amount: refund.amount },
+    });
+  }
+
+  /** A refund that failed at the processor after it was recorded: the amount is the order's again. */
+  private async reverseRefund(
+    manager: EntityManager,
+    attempt: PaymentAttempt,
+  ): Promise<void> {
+    const order = await this.orders.lock(manager, attempt.subjectId);
+    if (!order) return;
+    const now = this.clock.now();
+    Object.assign(
+      order,
+      revertedRefund(order, attempt.amount, order.currencyRate),
+      { updatedAt: now },
+    );
+    await this.orders.saveOrder(manager, order);
+    const [item] = await this.orders.itemsOf(manager, order.id);
+    await this.outbox.record(manager, {
+      name: 'order_refund_failed',
+      storeId: order.storeId,
+      testMode: order.testMode,
+      resource: 'orders',
+      record: Object.assign(order, { firstItem: item ?? null }),
+      customData: order.customData,
+      detail: { refund_amount: attempt.amount },
     });
   }
 

@@ -107,6 +107,31 @@ export class PaymentAttemptRepository {
       .getOne();
   }
 
+  /**
+   * The refund attempt of the processor's refund `refundId` in the store:
+   * Zest's own (its outcome names the refund) or one recorded from the
+   * processor's report (keyed by the refund), locked.
+   */
+  lockRefund(
+    manager: EntityManager,
+    tenancy: { storeId: number; testMode: boolean },
+    refundId: string,
+  ): Promise<PaymentAttempt | null> {
+    return scoped(
+      manager.getRepository(PaymentAttempt).createQueryBuilder('attempt'),
+      'attempt',
+      tenancy,
+    )
+      .andWhere(`attempt.kind = 'refund'`)
+      .andWhere(
+        `(attempt.outcome->>'paymentId' = :refundId OR attempt.idempotency_key = :key)`,
+        { refundId, key: `processor-refund-${refundId}` },
+      )
+      .orderBy('attempt.id', 'ASC')
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
   /** A record's attempt of one of `purposes` still waiting for its outcome. */
   findPending(
     manager: EntityManager,

@@ -51,6 +51,18 @@ export interface PaymentSettler<T = unknown> {
     outcome: PaymentOutcome,
     prepared: T,
   ): Promise<void>;
+  /**
+   * After the settling transaction committed, in the caller that settled
+   * the attempt (never in the one that found it settled): follow-up
+   * processor calls, made with no transaction open.
+   */
+  after?(attempt: PaymentAttempt, outcome: PaymentOutcome): Promise<void>;
+  /**
+   * A refund recorded as succeeded that the processor reports failed or
+   * canceled later: gives the amount back to the record, inside the
+   * transaction that marks the attempt failed (once).
+   */
+  reverse?(manager: EntityManager, attempt: PaymentAttempt): Promise<void>;
 }
 
 /** How long an attempt may stay pending before the sweeper replays it. */
@@ -288,16 +300,18 @@ export class PaymentAttempts {
     const settler = this.settlerOf(attempt.purpose);
     const prepared =
       given !== undefined ? given : await settler.prepare?.(attempt);
-    await this.transactions.run(async (manager) => {
+    const settled = await this.transactions.run(async (manager) => {
       const locked = await this.attempts.lock(manager, attempt.id);
-      if (!locked || locked.status !== 'pending') return;
+      if (!locked || locked.status !== 'pending') return null;
       await this.attempts.settle(manager, locked, {
         status: outcome.status,
         outcome,
         updatedAt: this.clock.now(),
       });
       await settler.settle(manager, locked, outcome, prepared);
+      return locked;
     });
+    if (settled) await settler.after?.(settled, outcome);
   }
 
   /**

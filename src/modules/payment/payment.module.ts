@@ -12,6 +12,7 @@ import { StripeCredentials } from './stripe-credentials.entity';
 import { StripeCredentialsRepository } from './stripe-credentials.repository';
 import { StripeCredentialsService } from './stripe-credentials.service';
 import { StripeCustomer } from './stripe-customer.entity';
+import { RefundReversals } from './refund-reversals';
 import { StripeCustomerRepository } from './stripe-customer.repository';
 import { TestPaymentGateway } from './test-payment-gateway';
 
@@ -39,8 +40,10 @@ import { TestPaymentGateway } from './test-payment-gateway';
     StripeCredentialsService,
     StripeCustomerRepository,
     StripeCheckoutIntents,
+    RefundReversals,
   ],
   exports: [
+    RefundReversals,
     StripeCheckoutIntents,
     PaymentGateways,
     PaymentAttempts,

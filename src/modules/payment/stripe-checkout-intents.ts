@@ -55,6 +55,38 @@ export class StripeCheckoutIntents {
     return this.attempts.findIntentOf(purpose, subjectId);
   }
 
+  /** An intent attempt by its key (named in a signed return URL). */
+  async intentAttemptByKey(key: string): Promise<PaymentAttempt | null> {
+    const attempt = await this.attempts.findByKey(key);
+    return attempt?.kind === 'intent' ? attempt : null;
+  }
+
+  /**
+   * Makes a payment method saved on the Zest customer's Stripe Customer
+   * its default for invoices (outside any transaction). Nothing happens
+   * when the customer has no Stripe Customer in the store's account.
+   */
+  async makeDefault(
+    attempt: PaymentAttempt,
+    customerId: number,
+    paymentMethodId: string,
+  ): Promise<void> {
+    const stripe = await this.gateways.stripeFor(
+      attempt.storeId,
+      attempt.testMode,
+    );
+    if (!stripe) throw stripeNotConnected();
+    const customer = await this.customers.find(
+      attempt.storeId,
+      attempt.testMode,
+      customerId,
+    );
+    if (!customer) return;
+    await this.reach(attempt, () =>
+      stripe.gateway.setDefaultPaymentMethod(customer, paymentMethodId),
+    );
+  }
+
   /**
    * The attempt's intent, opened now unless it has one. `saveCard` keeps
    * the card for off-session charges (subscriptions).

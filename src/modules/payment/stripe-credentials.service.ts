@@ -11,6 +11,7 @@ import {
   stripeKeyWrongMode,
 } from './payment.errors';
 import { StripeCredentialsRepository } from './stripe-credentials.repository';
+import { StripeCustomerRepository } from './stripe-customer.repository';
 
 /** A store's Stripe account in one mode, in clear: only for calling Stripe, never rendered or logged. */
 export interface StripeKeys {
@@ -46,6 +47,7 @@ export class StripeCredentialsService {
 
   constructor(
     private readonly credentials: StripeCredentialsRepository,
+    private readonly customers: StripeCustomerRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -96,7 +98,14 @@ export class StripeCredentialsService {
     };
   }
 
-  /** Connects (or replaces) the store's Stripe account of a mode, in the caller's transaction. */
+  /**
+   * Connects (or replaces) the store's Stripe account of a mode, in the
+   * caller's transaction. Another account (its publishable key changed: a
+   * publishable key belongs to one account, and stays when a secret key is
+   * rolled or restricted) forgets the store's links to Stripe Customers of
+   * that mode, which live in the old account: each buyer gets a Customer in
+   * the new one on their next payment.
+   */
   async set(
     manager: EntityManager,
     storeId: number,
@@ -104,6 +113,12 @@ export class StripeCredentialsService {
     keys: StripeKeys,
   ): Promise<void> {
     const now = this.clock.now();
+    const previous = await this.credentials.find(storeId, testMode, manager);
+    if (
+      previous &&
+      this.openOrNull(previous.publishableKeySealed) !== keys.publishableKey
+    )
+      await this.customers.forget(manager, storeId, testMode);
     await this.credentials.upsert(manager, {
       storeId,
       testMode,
@@ -115,13 +130,23 @@ export class StripeCredentialsService {
     });
   }
 
-  /** Disconnects the store's Stripe account of a mode. */
-  clear(
+  /** Disconnects the store's Stripe account of a mode, and forgets its Stripe Customers. */
+  async clear(
     manager: EntityManager,
     storeId: number,
     testMode: boolean,
   ): Promise<void> {
-    return this.credentials.delete(manager, storeId, testMode);
+    await this.credentials.delete(manager, storeId, testMode);
+    await this.customers.forget(manager, storeId, testMode);
+  }
+
+  /** A sealed value, or null when it can no longer be opened (APP_KEY rotated). */
+  private openOrNull(sealed: string): string | null {
+    try {
+      return this.box.open(sealed);
+    } catch {
+      return null;
+    }
   }
 
   /** The stores among these with Stripe credentials in the mode. */

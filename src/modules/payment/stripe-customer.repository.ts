@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { StripeCustomer } from './stripe-customer.entity';
 
 /** Every query for the links between Zest customers and Stripe Customers. */
@@ -35,5 +35,14 @@ export class StripeCustomerRepository {
       customerId: fields.customerId,
     });
     return row.stripeCustomerId;
+  }
+
+  /** Forgets a store's links of a mode (its Stripe account changed), in the caller's transaction. */
+  async forget(
+    manager: EntityManager,
+    storeId: number,
+    testMode: boolean,
+  ): Promise<void> {
+    await manager.getRepository(StripeCustomer).delete({ storeId, testMode });
   }
 }

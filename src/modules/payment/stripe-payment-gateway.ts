@@ -143,6 +143,18 @@ export class StripePaymentGateway implements PaymentGateway {
     });
   }
 
+  /** Makes a payment method attached to the customer its default for invoices. */
+  async setDefaultPaymentMethod(
+    customer: string,
+    paymentMethodId: string,
+  ): Promise<void> {
+    await this.call(() =>
+      this.stripe.customers.update(customer, {
+        invoice_settings: { default_payment_method: paymentMethodId },
+      }),
+    );
+  }
+
   /**
    * Opens the PaymentIntent (or SetupIntent) the buyer confirms with the
    * Payment Element, under the order's identifier as idempotency key: a

@@ -5,6 +5,7 @@ import { OrderDisputes } from '../order/order-disputes';
 import { OrderService } from '../order/order.service';
 import { PaymentAttempts } from '../payment/payment-attempts';
 import { PaymentGateways } from '../payment/payment-gateways';
+import { RefundReversals } from '../payment/refund-reversals';
 import { fromStripeAmount } from '../payment/stripe-amounts';
 import { StripeEvent } from './stripe-event.entity';
 
@@ -16,6 +17,7 @@ export const HANDLED_STRIPE_EVENTS = [
   'payment_intent.payment_failed',
   'setup_intent.succeeded',
   'charge.refunded',
+  'charge.refund.updated',
   'charge.dispute.created',
   'charge.dispute.closed',
 ] as const;
@@ -34,6 +36,7 @@ export class StripeEventHandlers {
     private readonly invoices: SubscriptionInvoiceService,
     private readonly attempts: PaymentAttempts,
     private readonly gateways: PaymentGateways,
+    private readonly reversals: RefundReversals,
   ) {}
 
   async handle(event: StripeEvent): Promise<void> {
@@ -53,6 +56,8 @@ export class StripeEventHandlers {
       }
       case 'charge.refunded':
         return this.chargeRefunded(event, object);
+      case 'charge.refund.updated':
+        return this.refundUpdated(event, object);
       case 'charge.dispute.created':
       case 'charge.dispute.closed':
         return this.dispute(event, object);
@@ -97,6 +102,28 @@ export class StripeEventHandlers {
     const refunds = await stripe.refundsOf(paymentId);
     if (order) await this.orders.recordProcessorRefunds(order.id, refunds);
     else await this.invoices.recordProcessorRefunds(invoiceId!, refunds);
+  }
+
+  /**
+   * A refund that failed or was canceled after Stripe accepted it: the
+   * order or invoice gets the amount back (RefundReversals); any other
+   * update (pending → succeeded) changes nothing.
+   */
+  private async refundUpdated(
+    event: StripeEvent,
+    refund: StripeObject,
+  ): Promise<void> {
+    const refundId = idOf(refund.id);
+    const status = text(refund.status);
+    if (!refundId || (status !== 'failed' && status !== 'canceled')) return;
+    const why = text(refund.failure_reason);
+    await this.reversals.failed(
+      event,
+      refundId,
+      status === 'canceled'
+        ? 'The refund was canceled at Stripe.'
+        : `The refund failed at Stripe${why ? ` (${why})` : ''}.`,
+    );
   }
 
   /** A dispute opened or decided on an order's payment. */

@@ -10,6 +10,8 @@ export const WEBHOOK_EVENT_NAMES = [
   // Extensions: a chargeback on an order's payment (Stripe's disputes).
   'order_disputed',
   'order_dispute_closed',
+  // Extension: a refund the processor reported failed or canceled later.
+  'order_refund_failed',
   'subscription_created',
   'subscription_updated',
   'subscription_cancelled',
@@ -21,6 +23,8 @@ export const WEBHOOK_EVENT_NAMES = [
   'subscription_payment_failed',
   'subscription_payment_recovered',
   'subscription_payment_refunded',
+  // Extension: as order_refund_failed, for a subscription invoice.
+  'subscription_payment_refund_failed',
   'license_key_created',
   'license_key_updated',
 ] as const;

@@ -11,7 +11,12 @@ export type CardBehaviour =
    */
   | { decline: string; message: string; onlyPayments?: boolean }
   /** 3-D Secure on every payment: on session `requires_action`, off session `authentication_required`. */
-  | 'authenticate';
+  | 'authenticate'
+  /**
+   * 3-D Secure on session (`requires_action`, a SetupIntent too); once set
+   * up, off-session payments go through without it.
+   */
+  | 'authenticateOnSession';
 
 export interface TestCard {
   brand: string;
@@ -80,6 +85,13 @@ export const TEST_CARDS: Record<string, TestCard> = {
     funding: 'credit',
     behaviour: 'authenticate',
   },
+  authenticationRequiredOnSetup: {
+    brand: 'visa',
+    last4: '3155',
+    country: 'US',
+    funding: 'credit',
+    behaviour: 'authenticateOnSession',
+  },
   threeDSecure2Required: {
     brand: 'visa',
     last4: '3220',
@@ -106,6 +118,7 @@ const TEST_NUMBERS: Record<string, string> = {
   '4000000000009995': 'chargeDeclinedInsufficientFunds',
   '4000000000000341': 'chargeCustomerFail',
   '4000002760003184': 'authenticationRequired',
+  '4000002500003155': 'authenticationRequiredOnSetup',
   '4000000000003220': 'threeDSecure2Required',
 };
 

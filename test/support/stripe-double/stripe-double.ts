@@ -335,6 +335,30 @@ export class StripeDouble {
     return this.refund(this.account(secretKey), { charge: chargeId, amount });
   }
 
+  /**
+   * A refund fails after Stripe accepted it (the card was closed) or is
+   * canceled: the charge has the amount again, `charge.refund.updated`.
+   */
+  failRefund(
+    secretKey: string,
+    refundId: string,
+    status: 'failed' | 'canceled' = 'failed',
+  ): StripeObject {
+    const account = this.account(secretKey);
+    const refund = this.get(account, refundId, 'refund');
+    if (refund.status !== 'succeeded' && refund.status !== 'pending')
+      throw new Error(`${refundId} is ${String(refund.status)}`);
+    refund.status = status;
+    refund.failure_reason =
+      status === 'failed' ? 'expired_or_canceled_card' : null;
+    const charge = this.get(account, refund.charge as string, 'charge');
+    charge.amount_refunded =
+      Number(charge.amount_refunded) - Number(refund.amount);
+    charge.refunded = false;
+    this.emit(account, 'charge.refund.updated', refund);
+    return refund;
+  }
+
   /** The cardholder disputes a charge: `charge.dispute.created`. */
   openDispute(
     secretKey: string,
@@ -1073,7 +1097,12 @@ export class StripeDouble {
     }
     const card = account.cards.get(intent.payment_method as string)!;
     const offSession = params.off_session === 'true';
-    if (card.behaviour === 'authenticate') {
+    if (card.behaviour === 'authenticateOnSession' && offSession)
+      return this.settle(account, intent);
+    if (
+      card.behaviour === 'authenticate' ||
+      card.behaviour === 'authenticateOnSession'
+    ) {
       if (offSession) {
         return this.fail(account, intent, {
           type: 'card_error',
