@@ -135,134 +135,143 @@ describe.each(['local disk', 'S3'])(
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('uploads 200 MiB in chunks, survives a dropped connection, resumes at the server offset', async () => {
-      const path = join(dir, 'big.pdf');
-      const sha256 = await generateFile(path, SIZE);
-      const options = {
-        endpoint: `${t.baseUrl}/v1/files/uploads`,
-        chunkSize: CHUNK,
-        uploadSize: SIZE,
-        headers: { Authorization: `Bearer ${merchant.testKey}` },
-        metadata: { variant: variantId, filename: 'installer.pdf' },
-        retryDelays: [100, 500, 1000, 2000],
-        storeFingerprintForResuming: false,
-      };
+    it(
+      'uploads 200 MiB in chunks, survives a dropped connection, resumes at the server offset',
+      async () => {
+        const path = join(dir, 'big.pdf');
+        const sha256 = await generateFile(path, SIZE);
+        const options = {
+          endpoint: `${t.baseUrl}/v1/files/uploads`,
+          chunkSize: CHUNK,
+          uploadSize: SIZE,
+          headers: { Authorization: `Bearer ${merchant.testKey}` },
+          metadata: { variant: variantId, filename: 'installer.pdf' },
+          retryDelays: [100, 500, 1000, 2000],
+          storeFingerprintForResuming: false,
+        };
 
-      // First attempt: cut off mid-PATCH once more than half is sent.
-      let first!: tus.Upload;
-      await new Promise<void>((resolve) => {
-        first = new tus.Upload(createReadStream(path), {
-          ...options,
-          onProgress: (sent) => {
-            if (sent > SIZE / 2 + CHUNK / 2) void first.abort().then(resolve);
-          },
-          onError: () => undefined,
-        });
-        first.start();
-      });
-      const uploadPath = new URL(first.url!).pathname;
-      expect(uploadPath).toMatch(/^\/v1\/files\/uploads\/[0-9a-f]{32}$/);
-
-      // The server kept what arrived: HEAD gives the offset to resume from.
-      const offset = await waitFor(async () => {
-        const head = await tusRequest(t, 'HEAD', uploadPath, merchant.testKey);
-        expect(head.status).toBe(200);
-        const value = Number(head.headers.get('upload-offset'));
-        return value > SIZE / 2 ? value : null;
-      });
-      expect(offset).toBeLessThan(SIZE);
-
-      // Another merchant's key cannot see, resume or end it.
-      for (const method of ['HEAD', 'DELETE'])
-        expect(
-          (await tusRequest(t, method, uploadPath, other.testKey)).status,
-        ).toBe(404);
-      const foreignPatch = await tusRequest(
-        t,
-        'PATCH',
-        uploadPath,
-        other.testKey,
-        {
-          'Upload-Offset': String(offset),
-          'Content-Type': 'application/offset+octet-stream',
-        },
-        Buffer.alloc(1024),
-      );
-      expect(foreignPatch.status).toBe(404);
-      // Nor the same merchant's live key (another mode).
-      expect(
-        (await tusRequest(t, 'HEAD', uploadPath, merchant.liveKey)).status,
-      ).toBe(404);
-
-      // Resume: the client asks the server's offset and sends the rest.
-      const patchOffsets: string[] = [];
-      const finished = await new Promise<tus.HttpResponse>(
-        (resolve, reject) => {
-          const resumed = new tus.Upload(createReadStream(path), {
+        // First attempt: cut off mid-PATCH once more than half is sent.
+        let first!: tus.Upload;
+        await new Promise<void>((resolve) => {
+          first = new tus.Upload(createReadStream(path), {
             ...options,
-            uploadUrl: first.url,
-            onBeforeRequest: (req) => {
-              if (req.getMethod() === 'PATCH')
-                patchOffsets.push(req.getHeader('Upload-Offset') ?? '');
+            onProgress: (sent) => {
+              if (sent > SIZE / 2 + CHUNK / 2) void first.abort().then(resolve);
             },
-            onSuccess: ({ lastResponse }) => resolve(lastResponse),
-            onError: reject,
+            onError: () => undefined,
           });
-          resumed.start();
-        },
-      );
-      expect(Number(patchOffsets[0])).toBe(offset);
-      const fileId = finished.getHeader('Zest-File-Id');
-      expect(fileId).toMatch(/^\d+$/);
+          first.start();
+        });
+        const uploadPath = new URL(first.url!).pathname;
+        expect(uploadPath).toMatch(/^\/v1\/files\/uploads\/[0-9a-f]{32}$/);
 
-      // The same `files` resource as a multipart upload: checksum, type, order.
-      const file = await request(t.baseUrl)
-        .get(`/v1/files/${fileId}`)
-        .set('Authorization', `Bearer ${merchant.testKey}`)
-        .expect(200);
-      expect(file.body.data.attributes).toMatchObject({
-        name: 'installer.pdf',
-        extension: 'pdf',
-        size: SIZE,
-        sha256,
-        status: 'published',
-      });
-      const listed = await request(t.baseUrl)
-        .get(`/v1/files?filter[variant_id]=${variantId}`)
-        .set('Authorization', `Bearer ${merchant.testKey}`)
-        .expect(200);
-      expect(listed.body.data.map((f: { id: string }) => f.id)).toContain(
-        fileId,
-      );
-      // The bytes stored are the bytes sent.
-      const download = await fetch(file.body.data.attributes.download_url, {
-        headers: { Authorization: `Bearer ${merchant.testKey}` },
-      });
-      expect(download.status).toBe(200);
-      const hash = createHash('sha256');
-      for await (const chunk of download.body!) hash.update(chunk);
-      expect(hash.digest('hex')).toBe(sha256);
+        // The server kept what arrived: HEAD gives the offset to resume from.
+        const offset = await waitFor(async () => {
+          const head = await tusRequest(
+            t,
+            'HEAD',
+            uploadPath,
+            merchant.testKey,
+          );
+          expect(head.status).toBe(200);
+          const value = Number(head.headers.get('upload-offset'));
+          return value > SIZE / 2 ? value : null;
+        });
+        expect(offset).toBeLessThan(SIZE);
 
-      // Found again by the upload id; the parts are gone, the state stays.
-      const head = await tusRequest(t, 'HEAD', uploadPath, merchant.testKey);
-      expect(head.headers.get('upload-offset')).toBe(String(SIZE));
-      expect(head.headers.get('zest-file-id')).toBe(fileId);
-      expect(uploadObjects()).toHaveLength(1);
+        // Another merchant's key cannot see, resume or end it.
+        for (const method of ['HEAD', 'DELETE'])
+          expect(
+            (await tusRequest(t, method, uploadPath, other.testKey)).status,
+          ).toBe(404);
+        const foreignPatch = await tusRequest(
+          t,
+          'PATCH',
+          uploadPath,
+          other.testKey,
+          {
+            'Upload-Offset': String(offset),
+            'Content-Type': 'application/offset+octet-stream',
+          },
+          Buffer.alloc(1024),
+        );
+        expect(foreignPatch.status).toBe(404);
+        // Nor the same merchant's live key (another mode).
+        expect(
+          (await tusRequest(t, 'HEAD', uploadPath, merchant.liveKey)).status,
+        ).toBe(404);
 
-      // The worker's job removes it once expired; the file stays.
-      const uploads = t.app.get(FileUploadService);
-      expect(await uploads.deleteExpired(Date.now() + 25 * 3600 * 1000)).toBe(
-        1,
-      );
-      expect(uploadObjects()).toHaveLength(0);
-      expect(
-        (await tusRequest(t, 'HEAD', uploadPath, merchant.testKey)).status,
-      ).toBe(404);
-      await request(t.baseUrl)
-        .get(`/v1/files/${fileId}`)
-        .set('Authorization', `Bearer ${merchant.testKey}`)
-        .expect(200);
-    });
+        // Resume: the client asks the server's offset and sends the rest.
+        const patchOffsets: string[] = [];
+        const finished = await new Promise<tus.HttpResponse>(
+          (resolve, reject) => {
+            const resumed = new tus.Upload(createReadStream(path), {
+              ...options,
+              uploadUrl: first.url,
+              onBeforeRequest: (req) => {
+                if (req.getMethod() === 'PATCH')
+                  patchOffsets.push(req.getHeader('Upload-Offset') ?? '');
+              },
+              onSuccess: ({ lastResponse }) => resolve(lastResponse),
+              onError: reject,
+            });
+            resumed.start();
+          },
+        );
+        expect(Number(patchOffsets[0])).toBe(offset);
+        const fileId = finished.getHeader('Zest-File-Id');
+        expect(fileId).toMatch(/^\d+$/);
+
+        // The same `files` resource as a multipart upload: checksum, type, order.
+        const file = await request(t.baseUrl)
+          .get(`/v1/files/${fileId}`)
+          .set('Authorization', `Bearer ${merchant.testKey}`)
+          .expect(200);
+        expect(file.body.data.attributes).toMatchObject({
+          name: 'installer.pdf',
+          extension: 'pdf',
+          size: SIZE,
+          sha256,
+          status: 'published',
+        });
+        const listed = await request(t.baseUrl)
+          .get(`/v1/files?filter[variant_id]=${variantId}`)
+          .set('Authorization', `Bearer ${merchant.testKey}`)
+          .expect(200);
+        expect(listed.body.data.map((f: { id: string }) => f.id)).toContain(
+          fileId,
+        );
+        // The bytes stored are the bytes sent.
+        const download = await fetch(file.body.data.attributes.download_url, {
+          headers: { Authorization: `Bearer ${merchant.testKey}` },
+        });
+        expect(download.status).toBe(200);
+        const hash = createHash('sha256');
+        for await (const chunk of download.body!) hash.update(chunk);
+        expect(hash.digest('hex')).toBe(sha256);
+
+        // Found again by the upload id; the parts are gone, the state stays.
+        const head = await tusRequest(t, 'HEAD', uploadPath, merchant.testKey);
+        expect(head.headers.get('upload-offset')).toBe(String(SIZE));
+        expect(head.headers.get('zest-file-id')).toBe(fileId);
+        expect(uploadObjects()).toHaveLength(1);
+
+        // The worker's job removes it once expired; the file stays.
+        const uploads = t.app.get(FileUploadService);
+        expect(await uploads.deleteExpired(Date.now() + 25 * 3600 * 1000)).toBe(
+          1,
+        );
+        expect(uploadObjects()).toHaveLength(0);
+        expect(
+          (await tusRequest(t, 'HEAD', uploadPath, merchant.testKey)).status,
+        ).toBe(404);
+        await request(t.baseUrl)
+          .get(`/v1/files/${fileId}`)
+          .set('Authorization', `Bearer ${merchant.testKey}`)
+          .expect(200);
+      },
+      LONG,
+    );
 
     it('refuses a foreign variant, a size past the limit, and terminates', async () => {
       const create = (key: string, length: number, variant = variantId) =>

@@ -12,6 +12,25 @@ import {
   uuid,
 } from '../../http/openapi/schema';
 
+const tusHeader = (name: string, description: string, required = true) => ({
+  name,
+  in: 'header' as const,
+  required,
+  description,
+  schema: { type: 'string' as const },
+});
+const tusResumable = tusHeader('Tus-Resumable', 'Always `1.0.0`.');
+const uploadId = {
+  name: 'id',
+  in: 'path' as const,
+  required: true,
+  description:
+    'The upload id (the last segment of the `Location` of its creation).',
+  schema: { type: 'string' as const, pattern: '^[0-9a-f]{32}$' },
+};
+const TUS_NOTE =
+  "Extension, tus 1.0.0 (https://tus.io/protocols/resumable-upload), served by `@tus/server`: the request and response follow the tus protocol, not JSON:API; errors of Zest's own checks carry a JSON:API error document, the tus server's own ones a short text. Idempotency-Key does not apply (tus resumes with HEAD and Upload-Offset instead).";
+
 const interval = oneOf('day', 'week', 'month', 'year');
 
 export const catalogOpenApi: OpenApiContribution = {
@@ -179,6 +198,94 @@ export const catalogOpenApi: OpenApiContribution = {
         '413': { $ref: '#/components/responses/PayloadTooLarge' },
         '415': { $ref: '#/components/responses/UnsupportedMediaType' },
         '422': { $ref: '#/components/responses/Unprocessable' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+    'POST /v1/files/uploads': {
+      summary: 'Create a resumable upload (tus, extension)',
+      description:
+        TUS_NOTE +
+        " Creation (and creation-with-upload): `Upload-Length` (at most `FILE_MAX_BYTES`, else 413 `file_too_large` and nothing is stored) and `Upload-Metadata` naming the variant (`variant`, one of the caller's in the key's mode, else 404), the file name (`filename`) and optionally `sort`. Answers 201 with the upload's URL in `Location`.",
+      tags: ['files'],
+      parameters: [
+        tusResumable,
+        tusHeader('Upload-Length', 'The file size in bytes.'),
+        tusHeader(
+          'Upload-Metadata',
+          'Comma-separated `key base64(value)` pairs: `variant`, `filename`, optional `sort`.',
+        ),
+      ],
+      responses: {
+        '201': { description: 'Created; `Location` is the upload URL.' },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '412': { description: 'Tus-Resumable missing or unsupported.' },
+        '413': { $ref: '#/components/responses/PayloadTooLarge' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+    'HEAD /v1/files/uploads/{id}': {
+      summary: 'Offset of a resumable upload (tus, extension)',
+      description:
+        TUS_NOTE +
+        " `Upload-Offset` is where to resume; `Upload-Length` the size; once complete, `Zest-File-Id` is the id of the `files` record. Another user's or mode's upload: 404; past its expiration (24 hours after creation): 404 or 410.",
+      tags: ['files'],
+      parameters: [uploadId, tusResumable],
+      responses: {
+        '200': {
+          description:
+            'Upload-Offset, Upload-Length, Upload-Metadata, Zest-File-Id when complete.',
+        },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '410': { description: 'The upload expired.' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+    'PATCH /v1/files/uploads/{id}': {
+      summary: 'Append to a resumable upload (tus, extension)',
+      description:
+        TUS_NOTE +
+        " `Content-Type: application/offset+octet-stream`, `Upload-Offset` equal to the server's (else 409). A request cut short keeps what arrived. The request that completes the upload records the file as `POST /v1/files` does (sniffed type, SHA-256, after the variant's other files unless `sort`) and answers its id in `Zest-File-Id`.",
+      tags: ['files'],
+      parameters: [
+        uploadId,
+        tusResumable,
+        tusHeader('Upload-Offset', 'The offset these bytes start at.'),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/offset+octet-stream': {
+            schema: { type: 'string', format: 'binary' },
+          },
+        },
+      },
+      responses: {
+        '204': { description: 'Stored; `Upload-Offset` is the new offset.' },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '409': { description: "Upload-Offset differs from the server's." },
+        '410': { description: 'The upload expired.' },
+        '413': { $ref: '#/components/responses/PayloadTooLarge' },
+        '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+        '422': { $ref: '#/components/responses/Unprocessable' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+    'DELETE /v1/files/uploads/{id}': {
+      summary: 'Terminate a resumable upload (tus, extension)',
+      description:
+        TUS_NOTE +
+        ' Removes the upload and the bytes received; the file of a completed upload stays (delete it with `DELETE /v1/files/{id}`).',
+      tags: ['files'],
+      parameters: [uploadId, tusResumable],
+      responses: {
+        '204': { description: 'Terminated.' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },
