@@ -59,6 +59,15 @@ function tusRequest(
   });
 }
 
+/** The code of a JSON:API error response. */
+async function codeOf(response: Response): Promise<string> {
+  expect(response.headers.get('content-type')).toContain(
+    'application/vnd.api+json',
+  );
+  const body = (await response.json()) as { errors: { code: string }[] };
+  return body.errors[0].code;
+}
+
 const metadataHeader = (metadata: Record<string, string>) =>
   Object.entries(metadata)
     .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
@@ -295,10 +304,21 @@ describe.each(['local disk', 'S3'])(
         },
       );
       expect(unnamed.status).toBe(400);
+      expect(await codeOf(unnamed)).toBe('malformed_upload');
+      // The protocol's own refusals are JSON:API errors too.
+      const unversioned = await fetch(`${t.baseUrl}/v1/files/uploads`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${merchant.testKey}`,
+          'Upload-Length': '10',
+        },
+      });
+      expect(unversioned.status).toBe(412);
+      expect(await codeOf(unversioned)).toBe('tus_resumable_required');
       // Past the limit: 413 before anything is stored.
       const tooBig = await create(merchant.testKey, LIMIT + 1);
       expect(tooBig.status).toBe(413);
-      expect(await tooBig.text()).toContain('file_too_large');
+      expect(await codeOf(tooBig)).toBe('file_too_large');
       expect(uploadObjects()).toHaveLength(0);
       // A body longer than the declared length: 413, nothing appended.
       const small = await create(merchant.testKey, 10);
@@ -316,6 +336,20 @@ describe.each(['local disk', 'S3'])(
         Buffer.alloc(11),
       );
       expect(over.status).toBe(413);
+      expect(await codeOf(over)).toBe('file_too_large');
+      const misplaced = await tusRequest(
+        t,
+        'PATCH',
+        location,
+        merchant.testKey,
+        {
+          'Upload-Offset': '5',
+          'Content-Type': 'application/offset+octet-stream',
+        },
+        Buffer.alloc(5),
+      );
+      expect(misplaced.status).toBe(409);
+      expect(await codeOf(misplaced)).toBe('upload_offset_mismatch');
       const head = await tusRequest(t, 'HEAD', location, merchant.testKey);
       expect(head.headers.get('upload-offset')).toBe('0');
       // Idempotency-Key does not apply to tus: the creation is not replayed.

@@ -52,6 +52,25 @@ export const CatalogErrors = {
   malformedUpload: (detail: string) =>
     new AppError(400, { detail, code: 'malformed_upload' }),
 
+  /** tus: Upload-Offset differs from the server's offset (HEAD gives it). */
+  uploadOffsetMismatch: (detail: string) =>
+    new AppError(409, { detail, code: 'upload_offset_mismatch' }),
+
+  /** tus: the upload is past its expiration. */
+  uploadExpired: () =>
+    new AppError(410, {
+      detail: 'The upload expired; create a new one.',
+      code: 'upload_expired',
+    }),
+
+  /** tus: a request without `Tus-Resumable: 1.0.0`. */
+  tusResumableRequired: () =>
+    new AppError(412, {
+      detail: 'Send Tus-Resumable: 1.0.0 (tus protocol 1.0.0).',
+      header: 'Tus-Resumable',
+      code: 'tus_resumable_required',
+    }),
+
   emptyFile: () =>
     AppError.unprocessable({
       detail: 'The file is empty.',

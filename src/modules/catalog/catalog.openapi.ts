@@ -19,6 +19,15 @@ const tusHeader = (name: string, description: string, required = true) => ({
   description,
   schema: { type: 'string' as const },
 });
+/** An error answered with a JSON:API error document. */
+const tusErrorResponse = (description: string) => ({
+  description,
+  content: {
+    'application/vnd.api+json': {
+      schema: { $ref: '#/components/schemas/ErrorDocument' },
+    },
+  },
+});
 const tusResumable = tusHeader('Tus-Resumable', 'Always `1.0.0`.');
 const uploadId = {
   name: 'id',
@@ -220,7 +229,7 @@ export const catalogOpenApi: OpenApiContribution = {
         '400': { $ref: '#/components/responses/BadRequest' },
         '401': { $ref: '#/components/responses/Unauthorized' },
         '404': { $ref: '#/components/responses/NotFound' },
-        '412': { description: 'Tus-Resumable missing or unsupported.' },
+        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
         '413': { $ref: '#/components/responses/PayloadTooLarge' },
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
@@ -237,9 +246,11 @@ export const catalogOpenApi: OpenApiContribution = {
           description:
             'Upload-Offset, Upload-Length, Upload-Metadata, Zest-File-Id when complete.',
         },
+        '400': { $ref: '#/components/responses/BadRequest' },
         '401': { $ref: '#/components/responses/Unauthorized' },
         '404': { $ref: '#/components/responses/NotFound' },
-        '410': { description: 'The upload expired.' },
+        '410': tusErrorResponse('The upload expired.'),
+        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },
@@ -267,8 +278,9 @@ export const catalogOpenApi: OpenApiContribution = {
         '400': { $ref: '#/components/responses/BadRequest' },
         '401': { $ref: '#/components/responses/Unauthorized' },
         '404': { $ref: '#/components/responses/NotFound' },
-        '409': { description: "Upload-Offset differs from the server's." },
-        '410': { description: 'The upload expired.' },
+        '409': tusErrorResponse("Upload-Offset differs from the server's."),
+        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
+        '410': tusErrorResponse('The upload expired.'),
         '413': { $ref: '#/components/responses/PayloadTooLarge' },
         '415': { $ref: '#/components/responses/UnsupportedMediaType' },
         '422': { $ref: '#/components/responses/Unprocessable' },
@@ -284,8 +296,10 @@ export const catalogOpenApi: OpenApiContribution = {
       parameters: [uploadId, tusResumable],
       responses: {
         '204': { description: 'Terminated.' },
+        '400': { $ref: '#/components/responses/BadRequest' },
         '401': { $ref: '#/components/responses/Unauthorized' },
         '404': { $ref: '#/components/responses/NotFound' },
+        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },

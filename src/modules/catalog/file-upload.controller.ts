@@ -19,8 +19,8 @@ import { FILE_ID_HEADER, FileUploadService } from './file-upload.service';
 /**
  * Extension: resumable uploads (tus 1.0.0) at `/v1/files/uploads`. The API
  * key guard and the rate limit run as on every /v1 route; then the tus
- * server answers from the raw Node request and response (the reply is
- * hijacked; Fastify does not parse a PATCH body, see installBodyParsers).
+ * server reads the raw Node request (Fastify does not parse a PATCH body,
+ * see installBodyParsers).
  * An upload of another user or mode does not exist (404) before the tus
  * server sees the request.
  */
@@ -84,15 +84,28 @@ export class FileUploadController {
     return info;
   }
 
-  /** Headers set so far (request id, CORS, rate limit) go out with the tus server's answer. */
+  /**
+   * The tus server's answer goes out through Fastify (hooks, access log);
+   * its refusals are thrown, so they are JSON:API errors like any other.
+   */
   private async pass(
     principal: Principal,
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
-    for (const [name, value] of Object.entries(reply.getHeaders()))
-      if (value !== undefined) reply.raw.setHeader(name, value);
-    reply.hijack();
-    await this.uploads.handle(principal, request.raw, reply.raw);
+    const outcome = await this.uploads.respond(
+      principal,
+      request.raw,
+      reply.raw,
+    );
+    if (outcome.response === undefined) throw outcome.error;
+    const { response } = outcome;
+    void reply.status(response.status);
+    response.headers.forEach((value, name) => {
+      // Fastify sets the length of what it sends.
+      if (name !== 'content-length') void reply.header(name, value);
+    });
+    const body = await response.text();
+    return reply.send(body === '' ? undefined : body);
   }
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Server } from '@tus/server';
 import type { Upload } from '@tus/utils';
-import { AppError } from '../../common/app-error';
+import { NodeRequest } from 'srvx/node';
+import { AppError, genericCode } from '../../common/app-error';
 import { parseIntegerId } from '../../common/ids';
 import type { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
@@ -25,17 +26,34 @@ interface NodeBackedRequest {
   runtime?: { node?: { req: IncomingMessage } };
 }
 
-/** A tus error response: status and a JSON:API error document as the body. */
-function tusError(error: AppError) {
-  return {
-    status_code: error.status,
-    body: JSON.stringify({
-      errors: error.errors.map((detail) => ({
-        status: String(error.status),
-        ...detail,
-      })),
-    }),
-  };
+const nodeOf = (req: unknown) => (req as NodeBackedRequest).runtime?.node?.req;
+
+/** The tus server's answer, or the refusal to send in its place. */
+export type UploadOutcome =
+  | { response: Response; error?: undefined }
+  | { error: unknown; response?: undefined };
+
+/** The tus server's own refusals (`{ status_code, body }`), as the API's errors. */
+function tusRefusal(status: number, body: string, maxBytes: number): AppError {
+  const detail = body.trim() || 'The upload request was refused.';
+  switch (status) {
+    case 400:
+      return CatalogErrors.malformedUpload(detail);
+    case 404:
+      return AppError.notFound();
+    case 409:
+      return CatalogErrors.uploadOffsetMismatch(
+        `${detail}: ask HEAD for Upload-Offset and resume from there.`,
+      );
+    case 410:
+      return CatalogErrors.uploadExpired();
+    case 412:
+      return CatalogErrors.tusResumableRequired();
+    case 413:
+      return CatalogErrors.fileTooLarge(maxBytes, true);
+    default:
+      return new AppError(status, { detail, code: genericCode(status) });
+  }
 }
 
 /**
@@ -53,6 +71,9 @@ export class FileUploadService {
   private readonly server: Server;
   /** The caller of each request being handled, found by the hooks through the Node request. */
   private readonly callers = new WeakMap<IncomingMessage, Principal>();
+  /** The error each failed request is answered with. */
+  private readonly failures = new WeakMap<IncomingMessage, unknown>();
+  private readonly maxBytes: number;
 
   constructor(
     private readonly files: FileService,
@@ -60,6 +81,7 @@ export class FileUploadService {
     @Inject(FILE_STORAGE) storage: FileStorage,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.maxBytes = config.storage.fileMaxBytes;
     this.store = new FileUploadStore(storage);
     this.server = new Server({
       path: UPLOADS_PATH,
@@ -69,26 +91,56 @@ export class FileUploadService {
       exposedHeaders: [FILE_ID_HEADER],
       onUploadCreate: (req, upload) => this.create(this.caller(req), upload),
       onUploadFinish: (req, upload) => this.finish(this.caller(req), upload),
-      onResponseError: (_req, error) => {
-        if (error instanceof AppError) return tusError(error);
-        // Upload-Length or a body past FILE_MAX_BYTES: the multipart route's error.
-        if ((error as { status_code?: number }).status_code === 413)
-          return tusError(
-            CatalogErrors.fileTooLarge(config.storage.fileMaxBytes, true),
-          );
+      // Kept for the route, which answers it as every other error; the
+      // tus server's own answer is then not sent.
+      onResponseError: (req, error) => {
+        const node = nodeOf(req);
+        if (!node) return undefined;
+        const refusal = error as { status_code?: unknown; body?: unknown };
+        this.failures.set(
+          node,
+          error instanceof AppError
+            ? error
+            : typeof refusal.status_code === 'number' &&
+                refusal.status_code < 500
+              ? tusRefusal(
+                  refusal.status_code,
+                  typeof refusal.body === 'string' ? refusal.body : '',
+                  config.storage.fileMaxBytes,
+                )
+              : error,
+        );
         return undefined;
       },
     });
   }
 
-  /** Hands a request of an authenticated caller to the tus server, which answers it. */
-  async handle(
+  /**
+   * Hands a request of an authenticated caller to the tus server (which
+   * reads the body from the Node request) and returns its answer, or the
+   * error to answer instead.
+   */
+  async respond(
     principal: Principal,
     req: IncomingMessage,
     res: ServerResponse,
-  ): Promise<void> {
+  ): Promise<UploadOutcome> {
     this.callers.set(req, principal);
-    await this.server.handle(req, res);
+    const response = await this.server.handleWeb(new NodeRequest({ req, res }));
+    const error = this.failures.get(req);
+    if (error !== undefined) {
+      this.failures.delete(req);
+      return { error };
+    }
+    if (response.status >= 400)
+      return {
+        error: tusRefusal(
+          response.status,
+          await response.text(),
+          this.maxBytes,
+        ),
+      };
+    return { response };
   }
 
   /** The upload's state when it is the caller's (same user, same mode), else null. */
@@ -107,7 +159,7 @@ export class FileUploadService {
   }
 
   private caller(req: unknown): Principal {
-    const node = (req as NodeBackedRequest).runtime?.node?.req;
+    const node = nodeOf(req);
     const principal = node && this.callers.get(node);
     if (!principal) throw new Error('A tus request reached no caller');
     return principal;
@@ -129,7 +181,7 @@ export class FileUploadService {
       String(metadata.filename ?? metadata.name ?? ''),
     );
     let sort: number | null = null;
-    if (metadata.sort != null) {
+    if (metadata.sort !== undefined && metadata.sort !== null) {
       sort = Number(metadata.sort);
       if (!Number.isSafeInteger(sort) || sort < 0)
         throw CatalogErrors.malformedUpload(
