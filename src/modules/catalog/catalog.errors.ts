@@ -1,4 +1,4 @@
-import { AppError, ErrorDetail } from '../../common/app-error';
+import { AppError, ErrorDetail, genericCode } from '../../common/app-error';
 import { CommonErrors } from '../../common/common.errors';
 
 /** The catalog's errors: products, variants, prices and files. */
@@ -62,6 +62,10 @@ export const CatalogErrors = {
       detail: 'The upload expired; create a new one.',
       code: 'upload_expired',
     }),
+
+  /** tus: another refusal of the tus server, with its status and the generic code. */
+  uploadRefused: (status: number, detail: string) =>
+    new AppError(status, { detail, code: genericCode(status) }),
 
   /** tus: a request without `Tus-Resumable: 1.0.0`. */
   tusResumableRequired: () =>

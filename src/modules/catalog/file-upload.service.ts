@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Server } from '@tus/server';
 import type { Upload } from '@tus/utils';
 import { NodeRequest } from 'srvx/node';
-import { AppError, genericCode } from '../../common/app-error';
+import { AppError } from '../../common/app-error';
 import { parseIntegerId } from '../../common/ids';
 import type { Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
@@ -52,7 +52,7 @@ function tusRefusal(status: number, body: string, maxBytes: number): AppError {
     case 413:
       return CatalogErrors.fileTooLarge(maxBytes, true);
     default:
-      return new AppError(status, { detail, code: genericCode(status) });
+      return CatalogErrors.uploadRefused(status, detail);
   }
 }
 
