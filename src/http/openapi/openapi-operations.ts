@@ -22,14 +22,7 @@ import {
 import { exact, nullable } from './schema';
 import { validatorSchema } from './validator-schema';
 
-export const METHODS = [
-  'get',
-  'head',
-  'post',
-  'put',
-  'patch',
-  'delete',
-] as const;
+export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 export type Method = (typeof METHODS)[number];
 
 type Responses = Record<string, ResponseObject | ReferenceObject>;

@@ -29,14 +29,6 @@ const tusErrorResponse = (description: string) => ({
   },
 });
 const tusResumable = tusHeader('Tus-Resumable', 'Always `1.0.0`.');
-const uploadId = {
-  name: 'id',
-  in: 'path' as const,
-  required: true,
-  description:
-    'The upload id (the last segment of the `Location` of its creation).',
-  schema: { type: 'string' as const, pattern: '^[0-9a-f]{32}$' },
-};
 const TUS_NOTE =
   "Extension, tus 1.0.0 (https://tus.io/protocols/resumable-upload), served by `@tus/server`: the request and response follow the tus protocol, not JSON:API; errors of Zest's own checks carry a JSON:API error document, the tus server's own ones a short text. Idempotency-Key does not apply (tus resumes with HEAD and Upload-Offset instead).";
 
@@ -214,7 +206,7 @@ export const catalogOpenApi: OpenApiContribution = {
       summary: 'Create a resumable upload (tus, extension)',
       description:
         TUS_NOTE +
-        " Creation (and creation-with-upload): `Upload-Length` (at most `FILE_MAX_BYTES`, else 413 `file_too_large` and nothing is stored) and `Upload-Metadata` naming the variant (`variant`, one of the caller's in the key's mode, else 404), the file name (`filename`) and optionally `sort`. Answers 201 with the upload's URL in `Location`.",
+        " Creation (and creation-with-upload): `Upload-Length` (at most `FILE_MAX_BYTES`, else 413 `file_too_large` and nothing is stored) and `Upload-Metadata` naming the variant (`variant`, one of the caller's in the key's mode, else 404), the file name (`filename`) and optionally `sort`. Answers 201 with the upload's URL in `Location` (its last segment is the `{id}` of the other upload routes).",
       tags: ['files'],
       parameters: [
         tusResumable,
@@ -234,34 +226,13 @@ export const catalogOpenApi: OpenApiContribution = {
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },
-    'HEAD /v1/files/uploads/{id}': {
-      summary: 'Offset of a resumable upload (tus, extension)',
-      description:
-        TUS_NOTE +
-        " `Upload-Offset` is where to resume; `Upload-Length` the size; once complete, `Zest-File-Id` is the id of the `files` record. Another user's or mode's upload: 404; past its expiration (24 hours after creation): 404 or 410.",
-      tags: ['files'],
-      parameters: [uploadId, tusResumable],
-      responses: {
-        '200': {
-          description:
-            'Upload-Offset, Upload-Length, Upload-Metadata, Zest-File-Id when complete.',
-        },
-        '400': { $ref: '#/components/responses/BadRequest' },
-        '401': { $ref: '#/components/responses/Unauthorized' },
-        '404': { $ref: '#/components/responses/NotFound' },
-        '410': tusErrorResponse('The upload expired.'),
-        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
-        '429': { $ref: '#/components/responses/TooManyRequests' },
-      },
-    },
     'PATCH /v1/files/uploads/{id}': {
       summary: 'Append to a resumable upload (tus, extension)',
       description:
         TUS_NOTE +
-        " `Content-Type: application/offset+octet-stream`, `Upload-Offset` equal to the server's (else 409). A request cut short keeps what arrived. The request that completes the upload records the file as `POST /v1/files` does (sniffed type, SHA-256, after the variant's other files unless `sort`) and answers its id in `Zest-File-Id`.",
+        " (`HEAD` on the same URL, not listed here, answers `Upload-Offset` to resume from, `Upload-Length`, and `Zest-File-Id` once complete.) `Content-Type: application/offset+octet-stream`, `Upload-Offset` equal to the server's (else 409). A request cut short keeps what arrived. The request that completes the upload records the file as `POST /v1/files` does (sniffed type, SHA-256, after the variant's other files unless `sort`) and answers its id in `Zest-File-Id`.",
       tags: ['files'],
       parameters: [
-        uploadId,
         tusResumable,
         tusHeader('Upload-Offset', 'The offset these bytes start at.'),
       ],
@@ -293,7 +264,7 @@ export const catalogOpenApi: OpenApiContribution = {
         TUS_NOTE +
         ' Removes the upload and the bytes received; the file of a completed upload stays (delete it with `DELETE /v1/files/{id}`).',
       tags: ['files'],
-      parameters: [uploadId, tusResumable],
+      parameters: [tusResumable],
       responses: {
         '204': { description: 'Terminated.' },
         '400': { $ref: '#/components/responses/BadRequest' },
