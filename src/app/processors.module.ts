@@ -3,6 +3,8 @@ import { IdempotencyPurgeProcessor } from '../http/idempotency/idempotency-purge
 import { IdempotencyModule } from '../http/idempotency/idempotency.module';
 import { AccountModule } from '../modules/account/account.module';
 import { ApiKeyUsageProcessor } from '../modules/account/api-key-usage.processor';
+import { CatalogModule } from '../modules/catalog/catalog.module';
+import { FileUploadExpiryProcessor } from '../modules/catalog/file-upload-expiry.processor';
 import { BillingModule } from '../modules/billing/billing.module';
 import { CurrencyModule } from '../modules/currency/currency.module';
 import { ExchangeRateRefreshProcessor } from '../modules/currency/exchange-rate-refresh.processor';
@@ -39,6 +41,7 @@ import {
     InvoiceModule,
     PaymentModule,
     StorageModule,
+    CatalogModule,
     MailModule,
     StripeEventsModule,
     StripeTaxModule,
@@ -57,6 +60,7 @@ import {
     StripeEventsSweepProcessor,
     StripeTaxProcessor,
     StripeTaxSweepProcessor,
+    FileUploadExpiryProcessor,
   ],
 })
 export class ProcessorsModule {}

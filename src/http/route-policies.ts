@@ -8,6 +8,7 @@ import {
 import { ModulesContainer } from '@nestjs/core';
 import { IS_PUBLIC } from './auth/public.decorator';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { NOT_IDEMPOTENT } from './idempotency/not-idempotent.decorator';
 import { JSON_API_MEDIA_TYPE } from './json-api/document';
 import { NOT_JSON_API } from './json-api/not-json-api.decorator';
 import {
@@ -59,7 +60,11 @@ export function applyRoutePolicies(app: INestApplication): void {
     }
     const method = Reflect.getMetadata(METHOD_METADATA, handler) as
       RequestMethod | undefined;
-    if (method === RequestMethod.POST && !marked(IS_PUBLIC)) {
+    if (
+      method === RequestMethod.POST &&
+      !marked(IS_PUBLIC) &&
+      !marked(NOT_IDEMPOTENT)
+    ) {
       addMetadata(INTERCEPTORS_METADATA, handler, idempotencyInterceptor);
     }
   }

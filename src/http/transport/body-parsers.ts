@@ -158,6 +158,30 @@ export function installBodyParsers(adapter: FastifyAdapter, bodyLimit: number) {
       return Promise.resolve(fields);
     },
   );
+  // tus PATCH bodies (and creation-with-upload): left unread, the tus server
+  // streams them from the raw request; no other route takes this type.
+  fastify.addContentTypeParser(
+    TUS_MEDIA_TYPE,
+    (request: FastifyRequest, _payload: unknown, done: ParserDone) => {
+      if (!request.url.startsWith(TUS_UPLOADS_PATH))
+        return done(unsupportedMediaType(TUS_MEDIA_TYPE));
+      done(null, undefined);
+    },
+  );
+}
+
+type ParserDone = (error: Error | null, value?: unknown) => void;
+
+/** The tus protocol's PATCH body type. */
+const TUS_MEDIA_TYPE = 'application/offset+octet-stream';
+/** FileUploadController's path (the tus server reads the body itself). */
+const TUS_UPLOADS_PATH = '/v1/files/uploads';
+
+function unsupportedMediaType(type: string): Error {
+  return new AppError(415, {
+    detail: `${type} is accepted only by ${TUS_UPLOADS_PATH}.`,
+    code: genericCode(415),
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AppError, ErrorDetail } from '../../common/app-error';
+import { AppError, ErrorDetail, genericCode } from '../../common/app-error';
 import { CommonErrors } from '../../common/common.errors';
 
 /** The catalog's errors: products, variants, prices and files. */
@@ -59,6 +59,29 @@ export const CatalogErrors = {
   /** A multipart upload without its `file` part, or with parts in the wrong order. */
   malformedUpload: (detail: string) =>
     new AppError(400, { detail, code: 'malformed_upload' }),
+
+  /** tus: Upload-Offset differs from the server's offset (HEAD gives it). */
+  uploadOffsetMismatch: (detail: string) =>
+    new AppError(409, { detail, code: 'upload_offset_mismatch' }),
+
+  /** tus: the upload is past its expiration. */
+  uploadExpired: () =>
+    new AppError(410, {
+      detail: 'The upload expired; create a new one.',
+      code: 'upload_expired',
+    }),
+
+  /** tus: another refusal of the tus server, with its status and the generic code. */
+  uploadRefused: (status: number, detail: string) =>
+    new AppError(status, { detail, code: genericCode(status) }),
+
+  /** tus: a request without `Tus-Resumable: 1.0.0`. */
+  tusResumableRequired: () =>
+    new AppError(412, {
+      detail: 'Send Tus-Resumable: 1.0.0 (tus protocol 1.0.0).',
+      header: 'Tus-Resumable',
+      code: 'tus_resumable_required',
+    }),
 
   emptyFile: () =>
     AppError.unprocessable({

@@ -1,3 +1,4 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { registerResources } from '../../http/json-api/resource';
@@ -7,6 +8,9 @@ import { CatalogService } from './catalog.service';
 import { FileReader } from './file.reader';
 import { FileContentMover } from './file-content-mover';
 import { FileController } from './file.controller';
+import { FILE_UPLOAD_EXPIRY_QUEUE } from './file-upload-expiry.queue';
+import { FileUploadController } from './file-upload.controller';
+import { FileUploadService } from './file-upload.service';
 import { CatalogFile, FileContent } from './file.entity';
 import { FileRepository } from './file.repository';
 import { FileSerializer } from './file.serializer';
@@ -40,11 +44,13 @@ import { VariantService } from './variant.service';
     ]),
     StoreModule,
     StorageModule,
+    BullModule.registerQueue({ name: FILE_UPLOAD_EXPIRY_QUEUE }),
   ],
   controllers: [
     ProductController,
     VariantController,
     PriceController,
+    FileUploadController,
     FileController,
   ],
   providers: [
@@ -56,6 +62,7 @@ import { VariantService } from './variant.service';
     VariantService,
     PriceService,
     FileService,
+    FileUploadService,
     CatalogService,
     FileContentMover,
     ProductSerializer,
@@ -85,7 +92,9 @@ import { VariantService } from './variant.service';
     VariantService,
     PriceService,
     FileService,
+    FileUploadService,
     FileReader,
+    BullModule,
   ],
 })
 export class CatalogModule {}

@@ -12,6 +12,26 @@ import {
   uuid,
 } from '../../http/openapi/schema';
 
+const tusHeader = (name: string, description: string, required = true) => ({
+  name,
+  in: 'header' as const,
+  required,
+  description,
+  schema: { type: 'string' as const },
+});
+/** An error answered with a JSON:API error document. */
+const tusErrorResponse = (description: string) => ({
+  description,
+  content: {
+    'application/vnd.api+json': {
+      schema: { $ref: '#/components/schemas/ErrorDocument' },
+    },
+  },
+});
+const tusResumable = tusHeader('Tus-Resumable', 'Always `1.0.0`.');
+const TUS_NOTE =
+  "Extension, tus 1.0.0 (https://tus.io/protocols/resumable-upload), served by `@tus/server`: the request and response follow the tus protocol, not JSON:API; errors of Zest's own checks carry a JSON:API error document, the tus server's own ones a short text. Idempotency-Key does not apply (tus resumes with HEAD and Upload-Offset instead).";
+
 const interval = oneOf('day', 'week', 'month', 'year');
 
 export const catalogOpenApi: OpenApiContribution = {
@@ -185,6 +205,78 @@ export const catalogOpenApi: OpenApiContribution = {
         '413': { $ref: '#/components/responses/PayloadTooLarge' },
         '415': { $ref: '#/components/responses/UnsupportedMediaType' },
         '422': { $ref: '#/components/responses/Unprocessable' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+    'POST /v1/files/uploads': {
+      summary: 'Create a resumable upload (tus, extension)',
+      description:
+        TUS_NOTE +
+        " Creation (and creation-with-upload): `Upload-Length` (at most `FILE_MAX_BYTES`, else 413 `file_too_large` and nothing is stored) and `Upload-Metadata` naming the variant (`variant`, one of the caller's in the key's mode, else 404), the file name (`filename`) and optionally `sort`. Answers 201 with the upload's URL in `Location` (its last segment is the `{id}` of the other upload routes).",
+      tags: ['files'],
+      parameters: [
+        tusResumable,
+        tusHeader('Upload-Length', 'The file size in bytes.'),
+        tusHeader(
+          'Upload-Metadata',
+          'Comma-separated `key base64(value)` pairs: `variant`, `filename`, optional `sort`.',
+        ),
+      ],
+      responses: {
+        '201': { description: 'Created; `Location` is the upload URL.' },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
+        '413': { $ref: '#/components/responses/PayloadTooLarge' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+    'PATCH /v1/files/uploads/{id}': {
+      summary: 'Append to a resumable upload (tus, extension)',
+      description:
+        TUS_NOTE +
+        " (`HEAD` on the same URL, not listed here, answers `Upload-Offset` to resume from, `Upload-Length`, and `Zest-File-Id` once complete.) `Content-Type: application/offset+octet-stream`, `Upload-Offset` equal to the server's (else 409). A request cut short keeps what arrived. The request that completes the upload records the file as `POST /v1/files` does (sniffed type, SHA-256, after the variant's other files unless `sort`) and answers its id in `Zest-File-Id`.",
+      tags: ['files'],
+      parameters: [
+        tusResumable,
+        tusHeader('Upload-Offset', 'The offset these bytes start at.'),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/offset+octet-stream': {
+            schema: { type: 'string', format: 'binary' },
+          },
+        },
+      },
+      responses: {
+        '204': { description: 'Stored; `Upload-Offset` is the new offset.' },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '409': tusErrorResponse("Upload-Offset differs from the server's."),
+        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
+        '410': tusErrorResponse('The upload expired.'),
+        '413': { $ref: '#/components/responses/PayloadTooLarge' },
+        '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+        '422': { $ref: '#/components/responses/Unprocessable' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+    'DELETE /v1/files/uploads/{id}': {
+      summary: 'Terminate a resumable upload (tus, extension)',
+      description:
+        TUS_NOTE +
+        ' Removes the upload and the bytes received; the file of a completed upload stays (delete it with `DELETE /v1/files/{id}`).',
+      tags: ['files'],
+      parameters: [tusResumable],
+      responses: {
+        '204': { description: 'Terminated.' },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },
