@@ -18,6 +18,10 @@ const shared = {
 
 export default {
   testTimeout: 60000,
+  // Slowest files first (by the last run's durations); the ten slowest of
+  // each run are printed at its end.
+  testSequencer: '<rootDir>/test/support/slowest-first-sequencer.mjs',
+  reporters: ['default', '<rootDir>/test/support/durations-reporter.mjs'],
   // Tests that kill and restart Redis can leave a BullMQ client parked in
   // ioredis' socketless "reconnecting" state, whose close never resolves
   // (upstream: taskforcesh/bullmq#4656, fix pending in #4676). Jest would

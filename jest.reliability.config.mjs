@@ -13,6 +13,8 @@ export default {
   testTimeout: 600000,
   // As in jest.config.mjs: fault tests kill and restart Redis.
   forceExit: base.forceExit,
+  testSequencer: base.testSequencer,
+  reporters: base.reporters,
   projects: [
     {
       ...unit,

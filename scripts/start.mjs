@@ -5,49 +5,13 @@
 // (checked file by file) without type-checking, which `npm run typecheck`,
 // `npm run build` and CI do. A second start with nothing changed skips it.
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { rmSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildIsCurrent, dist, root, stampBuild } from './build-stamp.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'dist');
-const stamp = join(dist, '.start-build-stamp');
-const INPUTS = [
-  'src',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'nest-cli.json',
-  'package.json',
-  'package-lock.json',
-];
-
-function newestMtime(path) {
-  const stats = statSync(path, { throwIfNoEntry: false });
-  if (!stats) return 0;
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  let newest = stats.mtimeMs;
-  for (const entry of readdirSync(path))
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-function builtAt() {
-  if (!existsSync(join(dist, 'main.js'))) return 0;
-  return statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-}
-
-const newestInput = Math.max(
-  ...INPUTS.map((input) => newestMtime(join(root, input))),
-);
-if (builtAt() < newestInput) {
+if (!buildIsCurrent()) {
   const started = Date.now();
   process.stderr.write(
     'Compiling src/ into dist/ (sources changed since the last build)…\n',
@@ -66,8 +30,7 @@ if (builtAt() < newestInput) {
   }
   // Dated when the compile began: a source saved during it is newer, so the
   // next start compiles again.
-  writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
-  utimesSync(stamp, started / 1000, started / 1000);
+  stampBuild(started);
   process.stderr.write(
     `Compiled in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
   );

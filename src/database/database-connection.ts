@@ -9,11 +9,12 @@ export interface DatabaseConnection {
 
 export async function openDatabase(
   config: AppConfig,
-  options: { inMemory?: boolean } = {},
+  options: { inMemory?: boolean; loadDataDir?: Blob } = {},
 ): Promise<DatabaseConnection> {
   if (config.database.url) return { url: config.database.url, embedded: null };
   const embedded = await EmbeddedPostgres.start(
     options.inMemory ? null : config.database.dataDir,
+    { loadDataDir: options.loadDataDir },
   );
   return { url: embedded.url, embedded };
 }

@@ -22,8 +22,14 @@ export class EmbeddedPostgres {
     private readonly lockFile: string | null,
   ) {}
 
-  /** `dataDir` null keeps the database in memory (used by tests). */
-  static async start(dataDir: string | null): Promise<EmbeddedPostgres> {
+  /**
+   * `dataDir` null keeps the database in memory (used by tests), starting
+   * from `options.loadDataDir` (a PGlite data directory archive) if given.
+   */
+  static async start(
+    dataDir: string | null,
+    options: { loadDataDir?: Blob } = {},
+  ): Promise<EmbeddedPostgres> {
     let location = 'memory://';
     let lockFile: string | null = null;
     if (dataDir) {
@@ -32,7 +38,9 @@ export class EmbeddedPostgres {
       lockFile = resolve(dataDir, 'pgdata.lock');
       acquireLock(lockFile);
     }
-    const db = await PGlite.create(location);
+    const db = await PGlite.create(location, {
+      loadDataDir: options.loadDataDir,
+    });
     // A password of this start only: the port is on loopback, where any
     // local user could otherwise connect and read every table.
     const password = randomBytes(24).toString('hex');

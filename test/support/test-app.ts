@@ -16,6 +16,7 @@ import {
 import { runMigrations } from '../../src/database/migrate';
 import { OpenApiService } from '../../src/http/openapi/openapi.service';
 import { checkResponsesAgainstDocument } from './openapi-contract';
+import { createMigratedDatabase, migratedPgliteArchive } from './test-database';
 
 export const TEST_APP_KEY = 'test-app-key-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -82,12 +83,19 @@ export interface TestAppOptions {
   modules?: (Type | DynamicModule)[];
 }
 
-/** The real API application on a fresh database, listening on a loopback port. */
+/**
+ * The real API application on a fresh database, listening on a loopback
+ * port. The database starts as a copy of a migrated one (test-database.ts);
+ * the migrations still run over it, finding nothing to do.
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const testDatabase = await createTestDatabase();
+  const serverUrl = process.env.DATABASE_URL;
+  const testDatabase = serverUrl
+    ? await createMigratedDatabase(serverUrl)
+    : { url: null, drop: async () => undefined };
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'zest-test-'));
   const config = loadConfig({
@@ -104,7 +112,10 @@ export async function startTestApp(
     ...GENEROUS_PUBLIC_LIMITS,
     ...env,
   });
-  const database = await openDatabase(config, { inMemory: true });
+  const database = await openDatabase(config, {
+    inMemory: true,
+    loadDataDir: serverUrl ? undefined : await migratedPgliteArchive(),
+  });
   await runMigrations(database.url);
   const app = await createApiApp(config, database, {
     withProcessors: database.embedded !== null,
