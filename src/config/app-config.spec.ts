@@ -129,7 +129,23 @@ describe('money configuration', () => {
     );
   });
 
-  it('runs no exchange-rate refresh unless CURRENCY_RATES_URL is set', () => {
+  it('refreshes exchange rates from the ECB in production, elsewhere only when CURRENCY_RATES_URL is set', () => {
+    const production = {
+      ...base,
+      NODE_ENV: 'production',
+      APP_KEY: 'k'.repeat(32),
+      MAIL_DISABLED: 'true',
+    };
+    expect(loadConfig(production).money.currencyRatesUrl).toBe(
+      'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+    );
+    expect(
+      loadConfig({ ...production, CURRENCY_RATES_URL: 'off' }).money
+        .currencyRatesUrl,
+    ).toBeNull();
+    expect(
+      loadConfig({ ...base, CURRENCY_RATES_URL: 'off' }).money.currencyRatesUrl,
+    ).toBeNull();
     const unset = loadConfig(base).money;
     expect(unset.currencyRatesUrl).toBeNull();
     expect(unset.currencyRatesRefreshIntervalMs).toBe(3_600_000);

@@ -3,7 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMailbox } from '../common/mail-address';
 import { S3StorageSettings } from '../storage/storage-url';
-import { Environment, environmentSchema } from './environment';
+import {
+  ECB_DAILY_RATES_URL,
+  Environment,
+  environmentSchema,
+} from './environment';
 
 export interface AppConfig {
   env: Environment['NODE_ENV'];
@@ -106,7 +110,11 @@ export interface AppConfig {
      * fetched and shipped rates. USD itself is always 1.
      */
     currencyRates: Record<string, number>;
-    /** The ECB daily reference-rates document to refresh rates from; null: no refresh job. */
+    /**
+     * The ECB daily reference-rates document to refresh rates from (the
+     * ECB's own in production unless CURRENCY_RATES_URL=off); null: no
+     * refresh job.
+     */
     currencyRatesUrl: string | null;
     /** How often the worker fetches it. */
     currencyRatesRefreshIntervalMs: number;
@@ -306,7 +314,12 @@ export function loadConfig(
       viesUrl: e.TAX_VIES_URL,
       viesTimeoutMs: e.TAX_VIES_TIMEOUT_MS,
       currencyRates: { ...e.CURRENCY_RATES, USD: 1 },
-      currencyRatesUrl: e.CURRENCY_RATES_URL ?? null,
+      // Production refreshes from the ECB unless told otherwise: OSS returns
+      // and USD figures need the day's rates, not the shipped table's.
+      currencyRatesUrl:
+        e.CURRENCY_RATES_URL === 'off'
+          ? null
+          : (e.CURRENCY_RATES_URL ?? (production ? ECB_DAILY_RATES_URL : null)),
       currencyRatesRefreshIntervalMs: e.CURRENCY_RATES_REFRESH_INTERVAL_MS,
       currencyRatesTimeoutMs: e.CURRENCY_RATES_TIMEOUT_MS,
       stripeApiUrl: e.STRIPE_API_URL ?? null,

@@ -90,6 +90,10 @@ const redisUrl = z.url({
 /** A minute, then growing waits: the last try is about a day after the first. */
 const DEFAULT_MAIL_RETRY_DELAYS = '1m,5m,15m,1h,2h*11';
 
+/** Where the ECB publishes its daily reference rates (the production default of CURRENCY_RATES_URL). */
+export const ECB_DAILY_RATES_URL =
+  'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
+
 /** Dunning: retries of a failed renewal, as offsets from the renewal date. */
 export const DEFAULT_DUNNING_SCHEDULE = '1d,3d,7d';
 /** 5 s, 25 s, 125 s as Lemon Squeezy does, then hourly: the last try is within 24 h of the first. */
@@ -187,7 +191,7 @@ export const environmentSchema = z.object({
   ),
   TAX_VIES_TIMEOUT_MS: positiveInt.default(5000),
   CURRENCY_RATES: currencyRates.default({}),
-  CURRENCY_RATES_URL: httpUrl.optional(),
+  CURRENCY_RATES_URL: z.union([z.literal('off'), httpUrl]).optional(),
   STRIPE_API_URL: httpUrl.optional(),
   STRIPE_INTENT_TIMEOUT_MS: positiveInt.default(24 * 60 * 60 * 1000),
   CURRENCY_RATES_REFRESH_INTERVAL_MS: positiveInt.default(60 * 60 * 1000),

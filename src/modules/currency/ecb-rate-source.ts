@@ -6,9 +6,7 @@ import {
   RateSourceUnavailable,
 } from './rate-source';
 
-/** Where the ECB publishes its daily reference rates. */
-export const ECB_DAILY_RATES_URL =
-  'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
+export { ECB_DAILY_RATES_URL } from '../../config/environment';
 
 /** The real document is about 1.5 KiB; anything this large is not it. */
 const MAX_BYTES = 1024 * 1024;
