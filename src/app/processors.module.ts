@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { IdempotencyPurgeProcessor } from '../http/idempotency/idempotency-purge.processor';
 import { IdempotencyModule } from '../http/idempotency/idempotency.module';
 import { AccountModule } from '../modules/account/account.module';
@@ -18,6 +19,7 @@ import { MailProcessor } from '../modules/mail/mail.processor';
 import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
+import { EmbeddedWorkersShutdown } from '../queue/embedded-workers-shutdown';
 import { StorageModule } from '../storage/storage.module';
 import { StripeTaxModule } from '../modules/tax/stripe-tax.module';
 import {
@@ -33,6 +35,7 @@ import {
 /** Every BullMQ processor. Loaded by the worker (and by the embedded single process), never by the API. */
 @Module({
   imports: [
+    DiscoveryModule,
     AccountModule,
     IdempotencyModule,
     WebhooksModule,
@@ -61,6 +64,7 @@ import {
     StripeTaxProcessor,
     StripeTaxSweepProcessor,
     FileUploadExpiryProcessor,
+    EmbeddedWorkersShutdown,
   ],
 })
 export class ProcessorsModule {}
