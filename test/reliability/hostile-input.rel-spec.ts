@@ -97,6 +97,7 @@ const ROUTES = [
   'POST /portal/subscriptions/:id/quantity',
   'POST /portal/customers/:id/billing',
   'POST /portal/license-keys/:id/instances/:instance/deactivate',
+  'GET /v1/tax-reports',
   'GET /v1/usage-records',
   'POST /v1/usage-records',
   'GET /v1/usage-records/:id',
