@@ -143,6 +143,8 @@ function variantObject(v: Row) {
       min_price: pwyw ? (v.min_price ?? 0) : 0,
       suggested_price: pwyw ? (v.suggested_price ?? 0) : 0,
       download_limit: v.download_limit,
+      min_quantity: v.min_quantity,
+      max_quantity: v.max_quantity,
     },
     relationships: relationships(self, ['product', 'files', 'price-model']),
     links: { self },
@@ -240,6 +242,7 @@ function orderObject(order: Row, item: Row | undefined) {
         tax_number_check: order.tax_number_check,
         rate_source: order.tax_rate_source,
       },
+      invoice_number: order.invoice_number,
     },
     relationships: relationships(self, [
       'store',
