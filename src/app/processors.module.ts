@@ -15,7 +15,10 @@ import { InvoiceModule } from '../modules/invoice/invoice.module';
 import { PaymentSweepProcessor } from '../modules/payment/payment-sweep.processor';
 import { PaymentModule } from '../modules/payment/payment.module';
 import { MailModule } from '../modules/mail/mail.module';
-import { MailProcessor } from '../modules/mail/mail.processor';
+import {
+  MailSchedulesProcessor,
+  MailProcessor,
+} from '../modules/mail/mail.processor';
 import { WebhookDeliveryProcessor } from '../modules/webhooks/webhook-delivery.processor';
 import { WebhookRelayProcessor } from '../modules/webhooks/webhook-relay.processor';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
@@ -59,6 +62,7 @@ import {
     InvoicePdfProcessor,
     PaymentSweepProcessor,
     MailProcessor,
+    MailSchedulesProcessor,
     StripeEventsProcessor,
     StripeEventsSweepProcessor,
     StripeTaxProcessor,

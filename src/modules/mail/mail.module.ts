@@ -20,7 +20,7 @@ import { MailRecordsRepository } from './mail-records.repository';
 import { MailRenderers } from './mail-renderers';
 import { MailSender } from './mail-sender.service';
 import { MailTransport } from './mail-transport';
-import { MAIL_QUEUE, MailQueue } from './mail.queue';
+import { MAIL_SCHEDULES_QUEUE, MAIL_QUEUE, MailQueue } from './mail.queue';
 import { MailboxController } from './mailbox.controller';
 import { MailboxService } from './mailbox.service';
 import { NoticeRenderers } from './notice-renderers';
@@ -39,6 +39,7 @@ import { PortalSignInController } from './portal-sign-in.controller';
   imports: [
     TypeOrmModule.forFeature([MailMessage]),
     BullModule.registerQueue({ name: MAIL_QUEUE }),
+    BullModule.registerQueue({ name: MAIL_SCHEDULES_QUEUE }),
     StoreModule,
     OrderModule,
     CheckoutModule,

@@ -13,7 +13,13 @@ import { Clock } from '../../common/clock';
 import { MailOutbox } from './mail-outbox';
 import { MailRecordsRepository } from './mail-records.repository';
 import { MailSender } from './mail-sender.service';
-import { MAIL_QUEUE, MailJobName, MailQueue, MailSendJob } from './mail.queue';
+import {
+  MAIL_SCHEDULES_QUEUE,
+  MAIL_QUEUE,
+  MailJobName,
+  MailQueue,
+  MailSendJob,
+} from './mail.queue';
 
 /**
  * Sends the mail outbox: `dispatch` jobs (commit nudges, and a job
@@ -33,9 +39,6 @@ export class MailProcessor
   constructor(
     private readonly sender: MailSender,
     private readonly queue: MailQueue,
-    private readonly records: MailRecordsRepository,
-    private readonly outbox: MailOutbox,
-    private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -77,14 +80,38 @@ export class MailProcessor
 
   async process(job: Job<MailSendJob | null, void, MailJobName>) {
     if (job.name === 'dispatch') await this.sender.dispatch();
-    else if (job.name === 'notices') await this.sweepNotices();
     else if (job.data) await this.sender.attempt(job.data);
   }
+}
 
-  /** Trial-ending reminders, due on the worker clock's instant. */
-  private async sweepNotices() {
+/**
+ * The schedules: `dispatch` (the sweep that also recovers expired claims)
+ * and `notices`, the trial-ending reminders due on the worker clock's
+ * instant.
+ */
+@Processor(MAIL_SCHEDULES_QUEUE)
+export class MailSchedulesProcessor extends WorkerHost {
+  constructor(
+    private readonly sender: MailSender,
+    private readonly queue: MailQueue,
+    private readonly records: MailRecordsRepository,
+    private readonly outbox: MailOutbox,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async process(job: Job<null, void, MailJobName>): Promise<void> {
+    if (job.name === 'dispatch') {
+      await this.sender.dispatch();
+      return;
+    }
     if (!this.outbox.enabled) return;
     const written = await this.records.recordTrialEndings(this.clock.now());
     if (written > 0) this.queue.nudge();
+  }
+
+  async onModuleDestroy() {
+    await this.worker.close(true);
   }
 }

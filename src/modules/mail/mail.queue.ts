@@ -4,12 +4,19 @@ import { JobsOptions, Queue } from 'bullmq';
 import { throttle } from '../../common/throttle';
 
 export const MAIL_QUEUE = 'mail';
+/**
+ * The job schedulers' queue: `dispatch` every MAIL_SWEEP_INTERVAL_MS and
+ * `notices` (trial ending) on the renewal sweep's interval. A queue of its
+ * own: on the embedded database (no NOTIFY) a worker whose queue holds a
+ * delayed job sleeps until it is due, and a receipt's nudge would wait for
+ * the next scheduled run instead of the 1-second idle poll.
+ */
+export const MAIL_SCHEDULES_QUEUE = 'mail-schedules';
 
 /**
- * `dispatch` enqueues a `send` per due message (from commit nudges and a job
- * scheduler); `send` makes one attempt of one message; `notices` (a job
- * scheduler on the renewal sweep's interval) writes the scheduled notices
- * (trial ending).
+ * `dispatch` enqueues a `send` per due message (from commit nudges, and
+ * from the schedule on MAIL_SCHEDULES_QUEUE); `send` makes one attempt of
+ * one message; `notices` writes the scheduled notices.
  */
 export type MailJobName = 'dispatch' | 'send' | 'notices';
 
@@ -45,7 +52,10 @@ export class MailQueue implements OnModuleDestroy {
     this.enqueueDispatch(),
   );
 
-  constructor(@InjectQueue(MAIL_QUEUE) private readonly queue: Queue) {
+  constructor(
+    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue,
+    @InjectQueue(MAIL_SCHEDULES_QUEUE) private readonly schedules: Queue,
+  ) {
     queue.on('error', (error) =>
       this.logger.warn({ err: error }, 'Mail queue error'),
     );
@@ -65,7 +75,7 @@ export class MailQueue implements OnModuleDestroy {
   }
 
   async scheduleDispatch(everyMs: number): Promise<void> {
-    await this.queue.upsertJobScheduler(
+    await this.schedules.upsertJobScheduler(
       'mail-dispatch',
       { every: everyMs },
       {
@@ -76,7 +86,7 @@ export class MailQueue implements OnModuleDestroy {
   }
 
   async scheduleNotices(everyMs: number): Promise<void> {
-    await this.queue.upsertJobScheduler(
+    await this.schedules.upsertJobScheduler(
       'mail-notices',
       { every: everyMs },
       {
