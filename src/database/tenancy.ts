@@ -152,6 +152,9 @@ export class SqlScope {
    * offset: the rows past the cursor's record in the list's order (before
    * it: in reverse order, which the caller turns back), one more than the
    * page so the caller knows whether another follows (`cursorPage`).
+   *
+   * A page `from` a record known to stand `skip` records before it
+   * (`PagePositions`) seeks from that record while `from.guard` holds.
    */
   page(options: {
     select: string;
@@ -160,16 +163,19 @@ export class SqlScope {
     filters: string[];
     sortColumns: Record<string, string>;
     query: ListQuery;
+    from?: { id: number; skip: number; guard: string };
   }): string {
-    const { select, table, alias, sortColumns, query } = options;
+    const { select, table, alias, sortColumns, query, from } = options;
     const cursor = query.page.cursor;
     const keys = travelKeys(orderKeys(alias, sortColumns, query), cursor);
     const order = orderBySql(keys);
-    const { offset } = pageBounds(query);
+    const offset = from ? from.skip : pageBounds(query).offset;
     const size = cursor ? pageBounds(query).size + 1 : pageBounds(query).size;
     const filters = [...options.filters];
     if (cursor && cursor.id !== null)
-      filters.push(this.keyset(table, alias, keys, cursor.id));
+      filters.push(this.keyset(table, alias, keys, cursor.id, false));
+    if (from)
+      filters.push(this.keyset(table, alias, keys, from.id, true), from.guard);
     const also = filters.map((filter) => ` AND ${filter}`).join('');
     if (this.userId === undefined || !acrossStores(query)) {
       const where = acrossStores(query)
@@ -235,23 +241,24 @@ export class SqlScope {
   }
 
   /**
-   * The rows past record `id` in the order of `keys` (all one way, the
-   * parser sees to it): the sort key compared as one row with the cursor
-   * record's, read by its id in the same tenancy (a cursor naming a record
-   * the caller cannot see matches nothing).
+   * The rows past record `id` (and that record too when `inclusive`) in the
+   * order of `keys` (all one way, the parser sees to it): the sort key
+   * compared as one row with the record's, read by its id in the same
+   * tenancy (an id naming a record the caller cannot see matches nothing).
    */
   private keyset(
     table: string,
     alias: string,
     keys: OrderKeys,
     id: number,
+    inclusive: boolean,
   ): string {
     const placeholder = `$${this.params.push(id)}`;
     const columns = keys.map(({ column }) => column);
     const theirs = columns.map((column) =>
       column.replace(new RegExp(`^${alias}\\.`), 'page_cursor.'),
     );
-    const op = keys[0].direction === 'DESC' ? '<' : '>';
+    const op = `${keys[0].direction === 'DESC' ? '<' : '>'}${inclusive ? '=' : ''}`;
     return `(${columns.join(', ')}) ${op} (SELECT ${theirs.join(', ')}
       FROM ${table} page_cursor
      WHERE page_cursor.id = ${placeholder} AND ${this.on('page_cursor')})`;

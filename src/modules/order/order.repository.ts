@@ -4,35 +4,12 @@ import { EntityManager, Not, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
-import {
-  matchIds,
-  poolQuery,
-  transactionQuery,
-} from '../../database/pool-query';
-import {
-  inOwnedStores,
-  scoped,
-  cursorPage,
-  sqlScope,
-} from '../../database/tenancy';
+import { matchIds, transactionQuery } from '../../database/pool-query';
+import { scoped, cursorPage, sqlScope } from '../../database/tenancy';
 import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
+import { OrderList } from './order-list.repository';
 import { Order } from './order.entity';
-
-const ORDER_SORTS: Record<string, string> = {
-  created_at: 'o.created_at',
-  updated_at: 'o.updated_at',
-  order_number: 'o.order_number',
-  total: 'o.total',
-};
-
-/** The list's equality filters, each on its same-named column. */
-const ORDER_FILTERS = [
-  'store_id',
-  'user_email',
-  'order_number',
-  'customer_id',
-] as const;
 
 export type OrderView = Order & { firstItem: OrderItem | null };
 
@@ -46,6 +23,7 @@ export type OrderView = Order & { firstItem: OrderItem | null };
 export class OrderRepository {
   private readonly orderRows: EntityRows<Order>;
   private readonly itemRows: EntityRows<OrderItem>;
+  private readonly list: OrderList;
 
   constructor(
     @InjectRepository(Order) private readonly orders: Repository<Order>,
@@ -53,6 +31,7 @@ export class OrderRepository {
   ) {
     this.orderRows = new EntityRows(orders, 'o');
     this.itemRows = new EntityRows(items, 'item');
+    this.list = new OrderList(this.orderRows, orders.manager.connection);
   }
 
   /**
@@ -218,77 +197,13 @@ export class OrderRepository {
     principal: Principal,
     query: ListQuery,
   ): Promise<Page<OrderView>> {
-    const params: unknown[] = [];
-    const scope = sqlScope(principal, params);
-    const filters: string[] = [];
-    for (const filter of ORDER_FILTERS) {
-      const value = query.filters[filter];
-      if (value === undefined) continue;
-      params.push(value);
-      // The whole address in any case, as a purchase finds its customer.
-      filters.push(
-        filter === 'user_email'
-          ? `lower(o.user_email) = lower($${params.length})`
-          : `o.${filter} = $${params.length}`,
-      );
-    }
-    const onlyStoreFilter = Object.keys(query.filters).every(
-      (filter) => filter === 'store_id',
-    );
-    const total = onlyStoreFilter
-      ? this.countVisible(principal, query.filters.store_id)
-      : poolQuery<{ total: number }>(
-          this.orders.manager.connection,
-          `SELECT count(*)::int AS total FROM orders o
-            WHERE ${[scope.on('o'), ...filters].join(' AND ')}`,
-          // A copy: the page's statement appends its own values to `params`.
-          [...params],
-        ).then((rows) => rows[0].total);
-    const [orders, count] = await Promise.all([
-      this.orderRows.query(
-        scope.page({
-          select: this.orderRows.select,
-          table: 'orders',
-          alias: 'o',
-          filters,
-          sortColumns: ORDER_SORTS,
-          query,
-        }),
-        params,
-      ),
-      total,
-    ]);
+    const [orders, count] = await this.list.page(principal, query);
     const { records, more } = cursorPage(orders, query);
     return {
       records: await this.withFirstItems(records),
       total: count,
       ...(more === undefined ? {} : { more }),
     };
-  }
-
-  /**
-   * The number of visible orders, optionally in one store, from the counts
-   * kept next to each store's order numbers: constant time where count(*)
-   * would grow with the store.
-   */
-  private async countVisible(
-    principal: Principal,
-    storeId: FilterValue | undefined,
-  ): Promise<number> {
-    const column = principal.testMode ? 'test_order_count' : 'live_order_count';
-    const inStore = storeId !== undefined;
-    const params: unknown[] = [];
-    const owned = inOwnedStores('c.store_id', principal, params);
-    if (inStore) params.push(storeId);
-    const rows = await poolQuery<{ total: string }>(
-      this.orders.manager.connection,
-      `SELECT coalesce(sum(c.${column}), 0) AS total
-         FROM store_order_counters c
-        WHERE ${owned}${inStore ? ` AND c.store_id = $${params.length}` : ''}`,
-      params,
-      `orders.count-${column}${inStore ? '-in-store' : ''}`,
-    );
-    return Number(rows[0].total);
   }
 
   async findBy(
