@@ -71,6 +71,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it("holds a worker's job locks 30 s by default, at least 1 s", () => {
+    expect(loadConfig(base).queue.lockDurationMs).toBe(30_000);
+    expect(
+      loadConfig({ ...base, QUEUE_LOCK_DURATION_MS: '4000' }).queue
+        .lockDurationMs,
+    ).toBe(4000);
+    expect(() =>
+      loadConfig({ ...base, QUEUE_LOCK_DURATION_MS: '999' }),
+    ).toThrow(/QUEUE_LOCK_DURATION_MS: must be at least 1000/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ ...base, DATABASE_URL: '' }).database.url).toBeNull();
   });

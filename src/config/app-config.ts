@@ -43,6 +43,8 @@ export interface AppConfig {
     /** null selects BullMQ's PostgreSQL backend on the application database. */
     redisUrl: string | null;
     prefix: string;
+    /** A worker's hold on its active jobs; a killed worker's jobs run again after one to two of these. */
+    lockDurationMs: number;
   };
   storage: {
     /** Root of the local-disk file storage (uploads, invoice PDFs) when no STORAGE_URL is set. */
@@ -275,7 +277,11 @@ export function loadConfig(
       preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
       dataDir: e.DATA_DIR,
     },
-    queue: { redisUrl: e.REDIS_URL ?? null, prefix: e.QUEUE_PREFIX },
+    queue: {
+      redisUrl: e.REDIS_URL ?? null,
+      prefix: e.QUEUE_PREFIX,
+      lockDurationMs: e.QUEUE_LOCK_DURATION_MS,
+    },
     storage: {
       dir: e.STORAGE_DIR ?? join(e.DATA_DIR, 'storage'),
       s3: e.STORAGE_URL ?? null,

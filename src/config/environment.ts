@@ -146,6 +146,12 @@ export const environmentSchema = z.object({
     .string()
     .regex(/^[a-z0-9_-]+$/i, 'must contain only letters, digits, _ and -')
     .default('zest'),
+  // How long a killed worker's jobs stay locked before another worker takes
+  // them over (BullMQ's lockDuration and stalledInterval). A busy worker
+  // renews its locks every half of it.
+  QUEUE_LOCK_DURATION_MS: positiveInt
+    .min(1000, 'must be at least 1000')
+    .default(30_000),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error:

@@ -1,8 +1,34 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
-import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
+import {
+  createPostgresBackend,
+  setDefaultBackendFactory,
+  Worker,
+  WorkerOptions,
+} from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
+
+/**
+ * Workers whose locks last `lockDurationMs` (QUEUE_LOCK_DURATION_MS) unless
+ * a processor sets its own: a killed worker's active jobs are freed by the
+ * stalled check of a live worker, which runs as often as the locks last.
+ */
+function workerClass(lockDurationMs: number): typeof Worker {
+  return class LockedWorker extends Worker {
+    constructor(
+      name: string,
+      processor: ConstructorParameters<typeof Worker>[1],
+      opts: WorkerOptions,
+    ) {
+      super(name, processor, {
+        lockDuration: lockDurationMs,
+        stalledInterval: lockDurationMs,
+        ...opts,
+      });
+    }
+  } as typeof Worker;
+}
 
 /**
  * BullMQ's connection for every queue: Redis when REDIS_URL is set, otherwise
@@ -16,6 +42,8 @@ export class QueueModule {
     database: DatabaseConnection,
   ): DynamicModule {
     const prefix = config.queue.prefix;
+    // One setting per process, read when the processors' workers are made.
+    BullModule.workerClass = workerClass(config.queue.lockDurationMs);
     if (config.queue.redisUrl) {
       const url = new URL(config.queue.redisUrl);
       return {

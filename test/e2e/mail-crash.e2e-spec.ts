@@ -40,6 +40,8 @@ describeWithServer('mail survives a worker SIGKILLed mid-batch', () => {
       MAIL_TIMEOUT_MS: '1000',
       MAIL_SWEEP_INTERVAL_MS: '300',
       MAIL_RETRY_DELAYS: '200ms*30',
+      // A killed worker's jobs are taken over within seconds, not a minute.
+      QUEUE_LOCK_DURATION_MS: '4000',
     });
   };
   const killWorker = () => killProcess(worker?.child ?? null);

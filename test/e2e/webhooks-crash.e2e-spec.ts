@@ -39,6 +39,8 @@ describeWithServer('webhook delivery survives a killed worker', () => {
       WEBHOOK_RETRY_DELAYS: '200ms*30',
       WEBHOOK_RELAY_INTERVAL_MS: '300',
       WEBHOOK_TIMEOUT_MS: '2000',
+      // A killed worker's jobs are taken over within seconds, not a minute.
+      QUEUE_LOCK_DURATION_MS: '4000',
     });
   };
   const killWorker = () => killProcess(worker?.child ?? null);
@@ -75,8 +77,9 @@ describeWithServer('webhook delivery survives a killed worker', () => {
     // The events go out in KILLS + 1 batches. After each of the first KILLS
     // batches the worker is killed once it has delivered part of that batch,
     // so every kill lands on a busy worker. Jobs a killed worker held stay
-    // locked until BullMQ's stalled check frees them (up to a minute); a kill
-    // schedule that waited on those would time out.
+    // locked until BullMQ's stalled check frees them (up to twice
+    // QUEUE_LOCK_DURATION_MS); a kill schedule that waited on those would
+    // time out.
     const batch = EVENTS / (KILLS + 1);
     await startWorker();
     let recorded = 0;

@@ -18,13 +18,13 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown })
   .default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 /** Where the document's components live for ajv: refs are rewritten to this id. */
-const ROOT = 'https://zest.invalid/openapi.json';
+export const SCHEMAS_ROOT = 'https://zest.invalid/openapi.json';
 
 function rewriteRefs<T>(value: T): T {
   return JSON.parse(
     JSON.stringify(value).replace(
       /"\$ref":"#\/components\/schemas\//g,
-      `"$ref":"${ROOT}#/$defs/`,
+      `"$ref":"${SCHEMAS_ROOT}#/$defs/`,
     ),
   ) as T;
 }
@@ -38,17 +38,23 @@ export interface ObservedResponse {
   body: string | undefined;
 }
 
-/** A JSON Schema validator for the document's schemas (2020-12, as OpenAPI 3.1 uses). */
+/**
+ * A JSON Schema validator for the document's schemas (2020-12, as OpenAPI
+ * 3.1 uses). Each component is compiled once, on first use, and called by
+ * every schema that refers to it: inlining it instead compiled the whole
+ * tree under every reference again (11 s for the lint's 93 components).
+ */
 export function schemaValidator(document: OpenAPIObject): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
     allowUnionTypes: true,
+    inlineRefs: false,
   });
   addFormats(ajv);
   ajv.addFormat('binary', true);
   ajv.addSchema({
-    $id: ROOT,
+    $id: SCHEMAS_ROOT,
     $defs: rewriteRefs(document.components?.schemas ?? {}),
   });
   return ajv;
@@ -107,7 +113,7 @@ export class ResponseContract {
       // Unknown paths and other methods on a known path answer error documents.
       if (mediaType === 'application/vnd.api+json' && response.status >= 400) {
         return this.validate(
-          `${ROOT}#/$defs/ErrorDocument`,
+          `${SCHEMAS_ROOT}#/$defs/ErrorDocument`,
           { $ref: '#/components/schemas/ErrorDocument' },
           response,
           where,

@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { RouteTable } from '../../src/http/json-api/route-table';
-import { schemaValidator } from './openapi-contract';
+import { SCHEMAS_ROOT, schemaValidator } from './openapi-contract';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -266,14 +266,19 @@ export function lintOpenApi(
       problems.push(
         `${where}: not a JSON Schema 2020-12 schema: ${meta.errorsText(meta.errors)}`,
       );
+    // A component is compiled where the validator holds it, once; the
+    // other schemas call the components they refer to.
+    const component = /^#\/components\/schemas\/(.+)$/.exec(where);
     try {
       strict.compile(
-        JSON.parse(
-          JSON.stringify(schema).replace(
-            /"\$ref":"#\/components\/schemas\//g,
-            '"$ref":"https://zest.invalid/openapi.json#/$defs/',
-          ),
-        ) as object,
+        component
+          ? { $ref: `${SCHEMAS_ROOT}#/$defs/${component[1]}` }
+          : (JSON.parse(
+              JSON.stringify(schema).replace(
+                /"\$ref":"#\/components\/schemas\//g,
+                `"$ref":"${SCHEMAS_ROOT}#/$defs/`,
+              ),
+            ) as object),
       );
     } catch (error) {
       problems.push(`${where}: ${(error as Error).message}`);
