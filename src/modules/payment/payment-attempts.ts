@@ -68,8 +68,8 @@ const SWEEP_BATCH = 100;
 /**
  * Processor calls outside database transactions. A use case stores its
  * intent with `begin` inside its own transaction and commits; `complete`
- * then calls the processor with no transaction open, under the attempt's
- * idempotency key, and records the outcome in a new transaction through
+ * then calls the processor (PaymentCalls) with no transaction open, under
+ * the attempt's idempotency key, and records the outcome in a new transaction through
  * the purpose's settler. When the process dies (or the processor cannot be
  * reached) in between, the attempt stays pending and `sweep` replays it:
  * the processor answers a repeated key with the first call's result, and
