@@ -10,6 +10,7 @@ import {
   postResource,
 } from '../support/factories';
 import { runCli } from '../support/processes';
+import { uploadFile } from '../support/files';
 import { startTestApp, TestApp, TEST_APP_KEY } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
 
@@ -66,28 +67,11 @@ describe('the local mailbox (no MAIL_URL)', () => {
     });
     await createPrice(t.baseUrl, key, variant.id, { unit_price: 7900 });
     // A file the variant delivers: the receipt links it.
-    const form = new FormData();
-    form.append(
-      'data',
-      JSON.stringify({
-        data: {
-          type: 'files',
-          attributes: {},
-          relationships: {
-            variant: { data: { type: 'variants', id: variant.id } },
-          },
-        },
-      }),
-    );
-    form.append(
-      'file',
-      new Blob([Buffer.alloc(3 * 1024 * 1024, 7)]),
-      'PixelEditor-Studio.dmg',
-    );
-    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}` },
-      body: form,
+    const uploaded = await uploadFile(t.baseUrl, key, {
+      variantId: variant.id,
+      file: new Blob([Buffer.alloc(3 * 1024 * 1024, 7)]),
+      name: 'PixelEditor-Studio.dmg',
+      attributes: {},
     });
     expect(uploaded.status).toBe(201);
     await postResource(
