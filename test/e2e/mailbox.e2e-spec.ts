@@ -1,5 +1,6 @@
-import { chromium, Browser } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import request from 'supertest';
+import { launchChromium } from '../support/browser';
 import { buy } from '../support/commerce';
 import {
   createMerchant,
@@ -13,9 +14,6 @@ import { runCli } from '../support/processes';
 import { uploadFile } from '../support/files';
 import { startTestApp, TestApp, TEST_APP_KEY } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
-
-/** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
 
 async function waitFor<T>(
   read: () => Promise<T>,
@@ -174,10 +172,7 @@ describe('the local mailbox (no MAIL_URL)', () => {
   });
 
   it('renders the receipt in Chromium, fitting a phone screen and a desktop one', async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     for (const [width, file] of [
       [375, '/tmp/zest-receipt-email-phone.png'],
       [900, '/tmp/zest-receipt-email.png'],
