@@ -12,6 +12,7 @@ import {
   IntentAnswer,
   intentIdOf,
   returnFromStripe,
+  stripeKeys,
   stripePage,
   submitStripe,
 } from '../support/stripe-checkout';
@@ -20,11 +21,7 @@ import { StripeDouble } from '../support/stripe-double/stripe-double';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
 
-const LIVE_KEYS = {
-  secret_key: 'sk_live_51PortalCardAbCdEfGhIjKlMnOpQr',
-  publishable_key: 'pk_live_51PortalCardAbCdEfGhIjKlMnOpQr',
-  webhook_secret: 'whsec_PortalCard0123456789abcdefABCD',
-};
+const LIVE_KEYS = stripeKeys('PortalCard', 'live');
 const at = (iso: string) => new Date(iso);
 
 /**
