@@ -2,10 +2,6 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestS3, TestS3 } from './s3-server';
 
-/** The FileStorage backends a file test runs on, for `describe.each`. */
-export const STORAGE_BACKENDS = ['local disk', 'S3'] as const;
-export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
-
 export interface TestStorage {
   /** What the app needs to use this backend (STORAGE_DIR or STORAGE_URL). */
   env: Record<string, string>;
@@ -20,12 +16,12 @@ export interface TestStorage {
 }
 
 /**
- * A backend for a test app: on local disk under `dir`/storage; on S3 an
- * s3rver bucket named `bucket` (its credentials go into process.env, where
- * the AWS SDK reads them).
+ * The storage of a test app on `backend`, 'local disk' (under `dir`/storage)
+ * or 'S3' (an s3rver bucket named `bucket`, whose credentials go into
+ * process.env, where the AWS SDK reads them).
  */
 export async function startTestStorage(
-  backend: StorageBackend,
+  backend: string,
   dir: string,
   bucket: string,
 ): Promise<TestStorage> {
