@@ -60,15 +60,8 @@ export class PaymentCalls {
           }
         : { status: 'declined', reason: result.reason, method: result.method };
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) {
-        const [first] = error.errors;
-        return {
-          status: 'failed',
-          reason: first?.detail ?? error.message,
-          code: first?.code ?? null,
-          http: error.status,
-        };
-      }
+      if (error instanceof AppError && error.status < 500)
+        return refusedOutcome(error);
       this.logger.error(
         `Payment attempt ${attempt.id} (${attempt.kind}): the processor did not answer: ${(error as Error).message}`,
       );
@@ -96,19 +89,40 @@ export class PaymentCalls {
     return intentOutcome(attempt, check, expired);
   }
 
-  /** A Stripe call from outside any transaction: its refusals as they are, outages as 503. */
-  private async reach<T>(
-    attempt: PaymentAttempt,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) throw error;
-      this.logger.error(
-        `Payment attempt ${attempt.id} (intent): Stripe did not answer: ${(error as Error).message}`,
-      );
-      throw processorUnavailable();
-    }
+  private reach<T>(attempt: PaymentAttempt, work: () => Promise<T>) {
+    return reachStripe(
+      this.logger,
+      `Payment attempt ${attempt.id} (intent): Stripe did not answer`,
+      work,
+    );
+  }
+}
+
+/** A request the processor refused (not an outage), as the attempt's `failed` outcome. */
+export function refusedOutcome(error: AppError): PaymentOutcome {
+  const [first] = error.errors;
+  return {
+    status: 'failed',
+    reason: first?.detail ?? error.message,
+    code: first?.code ?? null,
+    http: error.status,
+  };
+}
+
+/**
+ * A Stripe call from outside any transaction: its refusals as they are; an
+ * outage is logged (`what` names the call) and answered with a 503.
+ */
+export async function reachStripe<T>(
+  logger: Logger,
+  what: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) throw error;
+    logger.error(`${what}: ${(error as Error).message}`);
+    throw processorUnavailable();
   }
 }
