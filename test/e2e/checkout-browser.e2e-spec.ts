@@ -1,6 +1,7 @@
-import { chromium, Browser } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import request from 'supertest';
 import { listOrders } from '@lemonsqueezy/lemonsqueezy.js';
+import { launchChromium } from '../support/browser';
 import {
   createMerchant,
   createPricedProduct,
@@ -9,9 +10,6 @@ import {
 import { buyNowUrl, GOOD_CARD } from '../support/commerce';
 import { useSdkAgainst } from '../support/sdk';
 import { startTestApp, TestApp } from '../support/test-app';
-
-/** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('the hosted checkout in a real browser', () => {
   let t: TestApp;
@@ -77,15 +75,7 @@ describe('the hosted checkout in a real browser', () => {
       )
       .expect(201);
     checkoutUrl = checkout.body.data.attributes.url as string;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,17 +4,14 @@ import request from 'supertest';
 import { RenewalService } from '../../src/modules/billing/renewal.service';
 import { buySubscription, freezeClock } from '../support/billing';
 import { createMerchant, Merchant } from '../support/factories';
+import { connectStripe, stripeKeys } from '../support/stripe-checkout';
 import { StripeDouble } from '../support/stripe-double/stripe-double';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Attributes = Record<string, unknown>;
 
 const at = (iso: string) => new Date(iso);
-const TEST_KEYS = {
-  secret_key: 'sk_test_51DunningAbCdEfGhIjKlMn',
-  publishable_key: 'pk_test_51DunningAbCdEfGhIjKlMn',
-  webhook_secret: 'whsec_dunning0123456789abcdefABCD',
-};
+const TEST_KEYS = stripeKeys('Dunning');
 
 /**
  * Issue 25 item 4 against the Stripe API double: renewals charge the saved
@@ -66,20 +63,7 @@ describe('dunning with Stripe', () => {
       );
       boughtIds[price] = bought.subscription.id;
     }
-    await request(t.baseUrl)
-      .patch(`/v1/stores/${storeId}`)
-      .set('Authorization', `Bearer ${merchant.testKey}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: {
-            type: 'stores',
-            id: String(storeId),
-            attributes: { stripe: TEST_KEYS },
-          },
-        }),
-      )
-      .expect(200);
+    await connectStripe(t.baseUrl, merchant.testKey, storeId, TEST_KEYS);
     cards[1300] = await subscribe(1300, 'pm_card_chargeCustomerFail');
     cards[1700] = await subscribe(1700, 'pm_card_authenticationRequired');
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { openAsBlob, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -14,7 +14,8 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
-import { startTestS3, TestS3 } from '../support/s3-server';
+import { startTestStorage, TestStorage } from '../support/storage-backends';
+import { uploadFile } from '../support/files';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A few hundred MB in CI would be slow; the 2 GiB / RSS check belongs in bench/. */
@@ -46,24 +47,11 @@ async function upload(
   path: string,
   attributes: Record<string, unknown> = {},
 ) {
-  const form = new FormData();
-  form.append(
-    'data',
-    JSON.stringify({
-      data: {
-        type: 'files',
-        attributes,
-        relationships: {
-          variant: { data: { type: 'variants', id: variantId } },
-        },
-      },
-    }),
-  );
-  form.append('file', await openAsBlob(path), 'installer.pdf');
-  return fetch(`${t.baseUrl}/v1/files`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}` },
-    body: form,
+  return uploadFile(t.baseUrl, key, {
+    variantId,
+    file: await openAsBlob(path),
+    name: 'installer.pdf',
+    attributes,
   });
 }
 
@@ -84,47 +72,25 @@ afterAll(() => rmSync(source.dir, { recursive: true, force: true }));
 
 describe.each(['local disk', 'S3'])('file delivery on %s', (backend) => {
   let t: TestApp;
-  let s3: TestS3 | null = null;
+  let storage: TestStorage;
   let merchant: Merchant;
   let dir: string;
-  let storedObjects: () => string[];
+  const storedObjects = () => storage.objects('files/stores');
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'zest-delivery-'));
-    const env: Record<string, string> = {
+    storage = await startTestStorage(backend, dir, 'shop');
+    t = await startTestApp({
       FILE_MAX_BYTES: String(LIMIT),
       LOG_LEVEL: 'error',
-    };
-    if (backend === 'S3') {
-      s3 = await startTestS3('shop');
-      Object.assign(process.env, s3.env);
-      env.STORAGE_URL = s3.storageUrl;
-      const root = s3.directory;
-      storedObjects = () =>
-        (readdirSync(root, { recursive: true }) as string[]).filter(
-          (p) => p.includes('files/stores') && p.endsWith('._S3rver_object'),
-        );
-    } else {
-      env.STORAGE_DIR = join(dir, 'storage');
-      storedObjects = () => {
-        try {
-          return (
-            readdirSync(join(dir, 'storage/files'), {
-              recursive: true,
-            }) as string[]
-          ).filter((p) => /[0-9a-f]{8}-/.test(p));
-        } catch {
-          return [];
-        }
-      };
-    }
-    t = await startTestApp(env);
+      ...storage.env,
+    });
     merchant = await createMerchant(t.app);
   });
 
   afterAll(async () => {
     await t?.close();
-    await s3?.close();
+    await storage?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

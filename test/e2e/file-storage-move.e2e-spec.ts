@@ -13,6 +13,7 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
+import { filesDocument, postMultipart, uploadFile } from '../support/files';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('files from before storage, and download caps under concurrency', () => {
@@ -115,24 +116,11 @@ describe('files from before storage, and download caps under concurrency', () =>
       merchant.testKey,
       merchant.stores[0].id,
     );
-    const form = new FormData();
-    form.append(
-      'data',
-      JSON.stringify({
-        data: {
-          type: 'files',
-          attributes: { name: 'unsold.txt' },
-          relationships: {
-            variant: { data: { type: 'variants', id: variantId } },
-          },
-        },
-      }),
-    );
-    form.append('file', new Blob(['never sold']), 'x.txt');
-    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${merchant.testKey}` },
-      body: form,
+    const uploaded = await uploadFile(t.baseUrl, merchant.testKey, {
+      variantId,
+      file: new Blob(['never sold']),
+      name: 'x.txt',
+      attributes: { name: 'unsold.txt' },
     });
     expect(uploaded.status).toBe(201);
     const file = (
@@ -166,13 +154,6 @@ describe('files from before storage, and download caps under concurrency', () =>
       merchant.stores[0].id,
     );
     const other = await createMerchant(t.app);
-    const document = (id: string) =>
-      JSON.stringify({
-        data: {
-          type: 'files',
-          relationships: { variant: { data: { type: 'variants', id } } },
-        },
-      });
     const post = async (
       parts: [string, string | Blob, string?][],
       key = merchant.testKey,
@@ -181,11 +162,7 @@ describe('files from before storage, and download caps under concurrency', () =>
       for (const [name, value, filename] of parts)
         if (typeof value === 'string') form.append(name, value);
         else form.append(name, value, filename);
-      const response = await fetch(`${t.baseUrl}/v1/files`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}` },
-        body: form,
-      });
+      const response = await postMultipart(t.baseUrl, key, form);
       const body = (await response.json()) as {
         errors: { code?: string; source?: { pointer: string } }[];
       };
@@ -209,7 +186,7 @@ describe('files from before storage, and download caps under concurrency', () =>
     expect(
       await post([
         ['file', blob, 'a.txt'],
-        ['data', document(variantId)],
+        ['data', filesDocument(variantId)],
       ]),
     ).toMatchObject({ status: 400, error: { code: 'malformed_upload' } });
     expect(
@@ -221,19 +198,19 @@ describe('files from before storage, and download caps under concurrency', () =>
       status: 400,
       error: { code: 'malformed_upload' },
     });
-    expect(await post([['data', document(variantId)]])).toMatchObject({
+    expect(await post([['data', filesDocument(variantId)]])).toMatchObject({
       status: 400,
       error: { code: 'malformed_upload' },
     });
     expect(
       await post([
-        ['data', document(variantId)],
+        ['data', filesDocument(variantId)],
         ['file', new Blob([]), 'empty.txt'],
       ]),
     ).toMatchObject({ status: 422, error: { code: 'empty_file' } });
     expect(
       await post([
-        ['data', document(variantId)],
+        ['data', filesDocument(variantId)],
         ['file', blob, 'a\u0001b.txt'],
       ]),
     ).toMatchObject({ status: 422, error: { code: 'invalid_file_name' } });
@@ -242,7 +219,7 @@ describe('files from before storage, and download caps under concurrency', () =>
     for (const [contentType, body] of [
       [
         `multipart/form-data; boundary=${boundary}`,
-        `--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\n${document(variantId)}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\n${filesDocument(variantId)}\r\n` +
           `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhalf a fi`,
       ],
       ['multipart/form-data', 'no boundary'],
@@ -265,7 +242,7 @@ describe('files from before storage, and download caps under concurrency', () =>
     expect(
       await post(
         [
-          ['data', document(variantId)],
+          ['data', filesDocument(variantId)],
           ['file', blob, 'a.txt'],
         ],
         other.testKey,
@@ -281,7 +258,7 @@ describe('files from before storage, and download caps under concurrency', () =>
         Authorization: `Bearer ${merchant.testKey}`,
         'Content-Type': 'application/vnd.api+json',
       },
-      body: document(variantId),
+      body: filesDocument(variantId),
     });
     expect(json.status).toBe(400);
   });
@@ -302,14 +279,7 @@ describe('files from before storage, and download caps under concurrency', () =>
         },
         body:
           `--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\n` +
-          JSON.stringify({
-            data: {
-              type: 'files',
-              relationships: {
-                variant: { data: { type: 'variants', id: String(variantId) } },
-              },
-            },
-          }) +
+          filesDocument(String(variantId)) +
           `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n` +
           `${content}\r\n--${boundary}--\r\n`,
       });
@@ -353,23 +323,10 @@ describe('files from before storage, and download caps under concurrency', () =>
         },
       })
       .expect(200);
-    const form = new FormData();
-    form.append(
-      'data',
-      JSON.stringify({
-        data: {
-          type: 'files',
-          relationships: {
-            variant: { data: { type: 'variants', id: variantId } },
-          },
-        },
-      }),
-    );
-    form.append('file', new Blob([Buffer.alloc(256 * 1024, 1)]), 'a.bin');
-    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${merchant.testKey}` },
-      body: form,
+    const uploaded = await uploadFile(t.baseUrl, merchant.testKey, {
+      variantId,
+      file: new Blob([Buffer.alloc(256 * 1024, 1)]),
+      name: 'a.bin',
     });
     expect(uploaded.status).toBe(201);
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
-import { startTestS3, TestS3 } from '../support/s3-server';
+import { startTestStorage, TestStorage } from '../support/storage-backends';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const MIB = 1024 * 1024;
@@ -90,45 +90,22 @@ describe.each(['local disk', 'S3'])(
   'resumable uploads (tus) on %s',
   (backend) => {
     let t: TestApp;
-    let s3: TestS3 | null = null;
+    let storage: TestStorage;
     let merchant: Merchant;
     let other: Merchant;
     let dir: string;
     let variantId: string;
     /** Stored objects of resumable uploads (state and parts). */
-    let uploadObjects: () => string[];
+    const uploadObjects = () => storage.objects('uploads');
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'zest-tus-'));
-      const env: Record<string, string> = {
+      storage = await startTestStorage(backend, dir, 'tus');
+      t = await startTestApp({
         FILE_MAX_BYTES: String(LIMIT),
         LOG_LEVEL: 'error',
-      };
-      if (backend === 'S3') {
-        s3 = await startTestS3('tus');
-        Object.assign(process.env, s3.env);
-        env.STORAGE_URL = s3.storageUrl;
-        const root = s3.directory;
-        uploadObjects = () =>
-          (readdirSync(root, { recursive: true }) as string[]).filter(
-            (p) => p.includes('uploads') && p.endsWith('._S3rver_object'),
-          );
-      } else {
-        env.STORAGE_DIR = join(dir, 'storage');
-        uploadObjects = () => {
-          try {
-            return readdirSync(join(dir, 'storage/uploads'), {
-              recursive: true,
-              withFileTypes: true,
-            })
-              .filter((entry) => entry.isFile())
-              .map((entry) => entry.name);
-          } catch {
-            return [];
-          }
-        };
-      }
-      t = await startTestApp(env);
+        ...storage.env,
+      });
       merchant = await createMerchant(t.app);
       other = await createMerchant(t.app);
       ({ variantId } = await createPricedProduct(
@@ -140,7 +117,7 @@ describe.each(['local disk', 'S3'])(
 
     afterAll(async () => {
       await t?.close();
-      await s3?.close();
+      await storage?.close();
       rmSync(dir, { recursive: true, force: true });
     });
 

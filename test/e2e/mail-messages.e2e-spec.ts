@@ -16,6 +16,7 @@ import {
   Merchant,
 } from '../support/factories';
 import { ReceivedMail, startSmtpServer, TestSmtpServer } from '../support/smtp';
+import { uploadFile } from '../support/files';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
 
@@ -132,24 +133,11 @@ describe('every kind of message, once per cause, over a real SMTP server', () =>
     const dir = mkdtempSync(join(tmpdir(), 'zest-mail-file-'));
     const content = randomBytes(4096);
     writeFileSync(join(dir, 'fonts.zip'), content);
-    const form = new FormData();
-    form.append(
-      'data',
-      JSON.stringify({
-        data: {
-          type: 'files',
-          attributes: {},
-          relationships: {
-            variant: { data: { type: 'variants', id: variantId } },
-          },
-        },
-      }),
-    );
-    form.append('file', await openAsBlob(join(dir, 'fonts.zip')), 'fonts.zip');
-    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}` },
-      body: form,
+    const uploaded = await uploadFile(t.baseUrl, key, {
+      variantId,
+      file: await openAsBlob(join(dir, 'fonts.zip')),
+      name: 'fonts.zip',
+      attributes: {},
     });
     expect(uploaded.status).toBe(201);
 

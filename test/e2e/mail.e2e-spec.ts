@@ -11,6 +11,7 @@ import {
   createVariant,
   Merchant,
   postResource,
+  updateStore,
 } from '../support/factories';
 import { startSmtpServer, TestSmtpServer } from '../support/smtp';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -223,15 +224,7 @@ describe('transactional e-mail over a real SMTP server', () => {
 
   it('sends no receipt for a store that switched receipts off (mail_disabled_kinds), and refuses an unknown kind', async () => {
     const patch = (attributes: Record<string, unknown>) =>
-      request(t.baseUrl)
-        .patch(`/v1/stores/${storeId}`)
-        .set('Authorization', `Bearer ${merchant.testKey}`)
-        .set('Content-Type', 'application/vnd.api+json')
-        .send(
-          JSON.stringify({
-            data: { type: 'stores', id: String(storeId), attributes },
-          }),
-        );
+      updateStore(t.baseUrl, merchant.testKey, storeId, attributes);
     const bad = await patch({ mail_disabled_kinds: ['newsletter'] });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0]).toMatchObject({
@@ -379,15 +372,7 @@ describe('transactional e-mail over a real SMTP server', () => {
 
   it("sends from the store's own From and Reply-To (PATCH /v1/stores/:id), refusing a malformed one", async () => {
     const patch = (attributes: Record<string, unknown>) =>
-      request(t.baseUrl)
-        .patch(`/v1/stores/${storeId}`)
-        .set('Authorization', `Bearer ${merchant.testKey}`)
-        .set('Content-Type', 'application/vnd.api+json')
-        .send(
-          JSON.stringify({
-            data: { type: 'stores', id: String(storeId), attributes },
-          }),
-        );
+      updateStore(t.baseUrl, merchant.testKey, storeId, attributes);
     const bad = await patch({ mail_from: 'not an address, other@x.com' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0]).toMatchObject({

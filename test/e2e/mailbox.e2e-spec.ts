@@ -1,5 +1,6 @@
-import { chromium, Browser } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import request from 'supertest';
+import { launchChromium } from '../support/browser';
 import { buy } from '../support/commerce';
 import {
   createMerchant,
@@ -10,11 +11,9 @@ import {
   postResource,
 } from '../support/factories';
 import { runCli } from '../support/processes';
+import { uploadFile } from '../support/files';
 import { startTestApp, TestApp, TEST_APP_KEY } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
-
-/** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
 
 async function waitFor<T>(
   read: () => Promise<T>,
@@ -66,28 +65,11 @@ describe('the local mailbox (no MAIL_URL)', () => {
     });
     await createPrice(t.baseUrl, key, variant.id, { unit_price: 7900 });
     // A file the variant delivers: the receipt links it.
-    const form = new FormData();
-    form.append(
-      'data',
-      JSON.stringify({
-        data: {
-          type: 'files',
-          attributes: {},
-          relationships: {
-            variant: { data: { type: 'variants', id: variant.id } },
-          },
-        },
-      }),
-    );
-    form.append(
-      'file',
-      new Blob([Buffer.alloc(3 * 1024 * 1024, 7)]),
-      'PixelEditor-Studio.dmg',
-    );
-    const uploaded = await fetch(`${t.baseUrl}/v1/files`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}` },
-      body: form,
+    const uploaded = await uploadFile(t.baseUrl, key, {
+      variantId: variant.id,
+      file: new Blob([Buffer.alloc(3 * 1024 * 1024, 7)]),
+      name: 'PixelEditor-Studio.dmg',
+      attributes: {},
     });
     expect(uploaded.status).toBe(201);
     await postResource(
@@ -190,10 +172,7 @@ describe('the local mailbox (no MAIL_URL)', () => {
   });
 
   it('renders the receipt in Chromium, fitting a phone screen and a desktop one', async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     for (const [width, file] of [
       [375, '/tmp/zest-receipt-email-phone.png'],
       [900, '/tmp/zest-receipt-email.png'],

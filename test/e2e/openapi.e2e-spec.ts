@@ -1,5 +1,4 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import request from 'supertest';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { RouteTable } from '../../src/http/json-api/route-table';
@@ -7,13 +6,12 @@ import {
   DOCUMENT_SERVER,
   OpenApiService,
 } from '../../src/http/openapi/openapi.service';
+import { launchChromium } from '../support/browser';
 import { createMerchant, Merchant } from '../support/factories';
 import { lintOpenApi } from '../support/openapi-lint';
 import { ResponseContract } from '../support/openapi-contract';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
 const CHECKED_IN = 'docs/openapi.json';
 const SCREENSHOT = 'docs/openapi-reference.png';
 const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
@@ -190,15 +188,7 @@ describe('the OpenAPI document', () => {
       (await request(t.baseUrl).get('/docs/..%2Fpackage.json')).status,
     ).toBe(404);
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const tab = await browser.newPage({
         viewport: { width: 1280, height: 1400 },

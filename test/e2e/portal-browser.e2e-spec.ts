@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import request from 'supertest';
+import { launchChromium } from '../support/browser';
 import { buySubscription } from '../support/billing';
 import {
   createMerchant,
@@ -11,8 +12,6 @@ import {
 } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
 // Jest runs from the repository root.
 const AXE = readFileSync(
   join('node_modules', 'axe-core', 'axe.min.js'),
@@ -73,15 +72,7 @@ describe('the customer portal in a real browser', () => {
   beforeAll(async () => {
     t = await startTestApp();
     merchant = await createMerchant(t.app, ['Northwind Fonts']);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

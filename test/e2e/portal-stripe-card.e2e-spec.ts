@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { RenewalService } from '../../src/modules/billing/renewal.service';
+import { launchChromium } from '../support/browser';
 import { freezeClock, outboxEvents } from '../support/billing';
 import { buyNowUrl, pathOf } from '../support/commerce';
 import { createMerchant, createPricedProduct } from '../support/factories';
@@ -13,23 +12,16 @@ import {
   IntentAnswer,
   intentIdOf,
   returnFromStripe,
+  stripeKeys,
   stripePage,
   submitStripe,
 } from '../support/stripe-checkout';
+import { routeStripe } from '../support/stripe-browser';
 import { StripeDouble } from '../support/stripe-double/stripe-double';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
 
-const CHROMIUM = '/usr/bin/chromium';
-const STAND_IN = readFileSync(
-  join(process.cwd(), 'test/support/stripe-js/stand-in.js'),
-  'utf8',
-);
-const LIVE_KEYS = {
-  secret_key: 'sk_live_51PortalCardAbCdEfGhIjKlMnOpQr',
-  publishable_key: 'pk_live_51PortalCardAbCdEfGhIjKlMnOpQr',
-  webhook_secret: 'whsec_PortalCard0123456789abcdefABCD',
-};
+const LIVE_KEYS = stripeKeys('PortalCard', 'live');
 const at = (iso: string) => new Date(iso);
 
 /**
@@ -80,10 +72,7 @@ describe('the portal’s Stripe card update', () => {
     db = new Client({ connectionString: t.database.url });
     await db.connect();
     worker = await startTestWorker(t);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -196,35 +185,7 @@ describe('the portal’s Stripe card update', () => {
   }
 
   async function stripeTab(): Promise<Page> {
-    const page = await browser.newPage();
-    await page.route('https://js.stripe.com/v3/**', (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/javascript',
-        body: STAND_IN,
-      }),
-    );
-    await page.route('https://api.stripe.com/**', async (route) => {
-      const sent = route.request();
-      const target = new URL(sent.url());
-      const answer = await fetch(
-        `http://127.0.0.1:${double.port}${target.pathname}${target.search}`,
-        {
-          method: sent.method(),
-          headers: { 'content-type': sent.headers()['content-type'] ?? '' },
-          body: sent.postData() ?? undefined,
-        },
-      );
-      await route.fulfill({
-        status: answer.status,
-        headers: {
-          'content-type': 'application/json',
-          'access-control-allow-origin': '*',
-        },
-        body: await answer.text(),
-      });
-    });
-    return page;
+    return routeStripe(await browser.newPage(), double);
   }
 
   it('recovers a past_due subscription when the buyer saves a card with 3-D Secure in the browser', async () => {

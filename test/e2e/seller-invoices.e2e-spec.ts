@@ -6,7 +6,11 @@ import {
   InvoiceNumbers,
 } from '../../src/modules/store/invoice-numbers';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
-import { createMerchant, createPricedProduct } from '../support/factories';
+import {
+  createMerchant,
+  createPricedProduct,
+  updateStore,
+} from '../support/factories';
 import { pdfToText, pollInvoice } from '../support/invoices';
 import { runCli } from '../support/processes';
 import { startSmtpServer, TestSmtpServer } from '../support/smtp';
@@ -55,15 +59,7 @@ describe('invoices a tax authority accepts', () => {
   const year = new Date().getUTCFullYear();
 
   const patchStore = (id: number, attributes: Record<string, unknown>) =>
-    request(t.baseUrl)
-      .patch(`/v1/stores/${id}`)
-      .set('Authorization', `Bearer ${key}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: { type: 'stores', id: String(id), attributes },
-        }),
-      );
+    updateStore(t.baseUrl, key, id, attributes);
 
   const readOrder = async (id: string) =>
     (

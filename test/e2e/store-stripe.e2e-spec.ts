@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createMerchant, Merchant } from '../support/factories';
+import { createMerchant, Merchant, updateStore } from '../support/factories';
 import { StripeCredentialsService } from '../../src/modules/payment/stripe-credentials.service';
 import { startTestApp, TEST_APP_KEY, TestApp } from '../support/test-app';
 
@@ -49,16 +49,7 @@ describe('store Stripe credentials', () => {
     attributes: Record<string, unknown>,
     key = merchant.testKey,
     id = storeId,
-  ) =>
-    request(t.baseUrl)
-      .patch(`/v1/stores/${id}`)
-      .set('Authorization', `Bearer ${key}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: { type: 'stores', id: String(id), attributes },
-        }),
-      );
+  ) => updateStore(t.baseUrl, key, id, attributes);
   const get = (key = merchant.testKey) =>
     request(t.baseUrl)
       .get(`/v1/stores/${storeId}`)

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { outboxEvents } from '../support/billing';
 import { buyNowUrl } from '../support/commerce';
 import {
@@ -10,16 +9,11 @@ import {
   Merchant,
 } from '../support/factories';
 import { connectStripe, stripeKeys } from '../support/stripe-checkout';
+import { routeStripe } from '../support/stripe-browser';
 import { StripeDouble } from '../support/stripe-double/stripe-double';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** Debian's Chromium (`apt-get install chromium`); browsers are never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
 const KEYS = stripeKeys('BrowserShop');
-const STAND_IN = readFileSync(
-  join(process.cwd(), 'test/support/stripe-js/stand-in.js'),
-  'utf8',
-);
 
 /**
  * Issue 25 item 2 in Chromium: the real hosted page, with js.stripe.com
@@ -54,15 +48,7 @@ describe('the Stripe hosted checkout in a real browser', () => {
     url = await buyNowUrl(t.baseUrl, merchant.testKey, product.id);
     db = new Client({ connectionString: t.database.url });
     await db.connect();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -79,33 +65,7 @@ describe('the Stripe hosted checkout in a real browser', () => {
       if (request.url().startsWith(t.baseUrl))
         sentToZest.push(`${request.url()} ${request.postData() ?? ''}`);
     });
-    await page.route('https://js.stripe.com/v3/**', (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/javascript',
-        body: STAND_IN,
-      }),
-    );
-    await page.route('https://api.stripe.com/**', async (route) => {
-      const request = route.request();
-      const target = new URL(request.url());
-      const answer = await fetch(
-        `http://127.0.0.1:${double.port}${target.pathname}${target.search}`,
-        {
-          method: request.method(),
-          headers: { 'content-type': request.headers()['content-type'] ?? '' },
-          body: request.postData() ?? undefined,
-        },
-      );
-      await route.fulfill({
-        status: answer.status,
-        headers: {
-          'content-type': 'application/json',
-          'access-control-allow-origin': '*',
-        },
-        body: await answer.text(),
-      });
-    });
+    await routeStripe(page, double);
     return { page, sentToZest };
   }
 

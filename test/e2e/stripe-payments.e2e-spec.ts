@@ -5,20 +5,14 @@ import {
   createMerchant,
   createPricedProduct,
   Merchant,
+  updateStore,
 } from '../support/factories';
+import { connectStripe, stripeKeys } from '../support/stripe-checkout';
 import { StripeDouble } from '../support/stripe-double/stripe-double';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const TEST_KEYS = {
-  secret_key: 'sk_test_51StoreTwoAbCdEfGhIjKlMn',
-  publishable_key: 'pk_test_51StoreTwoAbCdEfGhIjKlMn',
-  webhook_secret: 'whsec_storeTwo0123456789abcdefABCD',
-};
-const LIVE_KEYS = {
-  secret_key: 'sk_live_51StoreTwoAbCdEfGhIjKlMn',
-  publishable_key: 'pk_live_51StoreTwoAbCdEfGhIjKlMn',
-  webhook_secret: 'whsec_storeTwoLive0123456789abcdef',
-};
+const TEST_KEYS = stripeKeys('StoreTwo');
+const LIVE_KEYS = stripeKeys('StoreTwo', 'live');
 
 /**
  * Issue 25 item 4: a store that connected Stripe for a mode pays through
@@ -58,25 +52,8 @@ describe('Stripe as the payment processor of a connected store', () => {
     plainUrl = await product(plain.id, merchant.testKey);
     stripeUrl = await product(connected.id, merchant.testKey);
     stripeLiveUrl = await product(connected.id, merchant.liveKey);
-    for (const [keys, apiKey] of [
-      [TEST_KEYS, merchant.testKey],
-      [LIVE_KEYS, merchant.liveKey],
-    ] as const) {
-      await request(t.baseUrl)
-        .patch(`/v1/stores/${connected.id}`)
-        .set('Authorization', `Bearer ${apiKey}`)
-        .set('Content-Type', 'application/vnd.api+json')
-        .send(
-          JSON.stringify({
-            data: {
-              type: 'stores',
-              id: String(connected.id),
-              attributes: { stripe: keys },
-            },
-          }),
-        )
-        .expect(200);
-    }
+    await connectStripe(t.baseUrl, merchant.testKey, connected.id, TEST_KEYS);
+    await connectStripe(t.baseUrl, merchant.liveKey, connected.id, LIVE_KEYS);
     db = new Client({ connectionString: t.database.url });
     await db.connect();
   });
@@ -122,15 +99,7 @@ describe('Stripe as the payment processor of a connected store', () => {
     const url = await buyNowUrl(t.baseUrl, merchant.testKey, product.id);
     const bought = await buy(t.baseUrl, url).expect(201);
     const patch = (attributes: Record<string, unknown>) =>
-      request(t.baseUrl)
-        .patch(`/v1/stores/${store.id}`)
-        .set('Authorization', `Bearer ${merchant.testKey}`)
-        .set('Content-Type', 'application/vnd.api+json')
-        .send(
-          JSON.stringify({
-            data: { type: 'stores', id: String(store.id), attributes },
-          }),
-        );
+      updateStore(t.baseUrl, merchant.testKey, store.id, attributes);
     await patch({
       stripe: { ...TEST_KEYS, secret_key: 'sk_test_51SwitchingAbCdEfGhIj' },
     }).expect(200);

@@ -6,6 +6,7 @@ import {
   createMerchant,
   createPricedProduct,
   Merchant,
+  updateStore,
 } from '../support/factories';
 import {
   confirmInBrowser,
@@ -65,16 +66,7 @@ describe('Stripe Tax as the store’s tax provider', () => {
     id: number,
     attributes: Record<string, unknown>,
     key = merchant.testKey,
-  ) =>
-    request(t.baseUrl)
-      .patch(`/v1/stores/${id}`)
-      .set('Authorization', `Bearer ${key}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: { type: 'stores', id: String(id), attributes },
-        }),
-      );
+  ) => updateStore(t.baseUrl, key, id, attributes);
 
   const count = async (table: string) =>
     Number((await db.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);

@@ -12,15 +12,12 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
+import { connectStripe, stripeKeys } from '../support/stripe-checkout';
 import { StripeDouble } from '../support/stripe-double/stripe-double';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
 
-const TEST_KEYS = {
-  secret_key: 'sk_test_51WebhookStoreAbCdEfGhIj',
-  publishable_key: 'pk_test_51WebhookStoreAbCdEfGhIj',
-  webhook_secret: 'whsec_webhookStore0123456789abcdef',
-};
+const TEST_KEYS = stripeKeys('WebhookStore');
 
 interface PaidOrder {
   id: string;
@@ -148,20 +145,7 @@ describe('Stripe webhooks in', () => {
       total: second.invoice.total,
       chargeId: second.charge.chargeId,
     };
-    await request(t.baseUrl)
-      .patch(`/v1/stores/${storeId}`)
-      .set('Authorization', `Bearer ${merchant.testKey}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: {
-            type: 'stores',
-            id: String(storeId),
-            attributes: { stripe: TEST_KEYS },
-          },
-        }),
-      )
-      .expect(200);
+    await connectStripe(t.baseUrl, merchant.testKey, storeId, TEST_KEYS);
     double.sendWebhooks(
       TEST_KEYS.secret_key,
       `${t.baseUrl}${endpoint}`,

@@ -5,6 +5,7 @@ import {
   createMerchant,
   createPricedProduct,
   Merchant,
+  updateStore,
 } from '../support/factories';
 import { runCli } from '../support/processes';
 import { startTestApp, TestApp, TEST_APP_KEY } from '../support/test-app';
@@ -91,19 +92,10 @@ describe('tax reports', () => {
     other = await createMerchant(t.app, ['Other Shop']);
     storeId = merchant.stores[0].id;
     setNow = freezeClock(t.app, at('2026-07-10T12:00:00Z'));
-    await api()
-      .patch(`/v1/stores/${storeId}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: {
-            type: 'stores',
-            id: String(storeId),
-            attributes: { country: 'FR', currency: 'EUR' },
-          },
-        }),
-      )
-      .expect(200);
+    await updateStore(t.baseUrl, merchant.testKey, storeId, {
+      country: 'FR',
+      currency: 'EUR',
+    }).expect(200);
   });
   afterAll(async () => {
     await t.close();
@@ -113,7 +105,6 @@ describe('tax reports', () => {
     const bearer = (r: request.Test) => r.set('Authorization', `Bearer ${key}`);
     return {
       get: (path: string) => bearer(request(t.baseUrl).get(path)),
-      patch: (path: string) => bearer(request(t.baseUrl).patch(path)),
       post: (path: string) => bearer(request(t.baseUrl).post(path)),
     };
   }
@@ -404,19 +395,10 @@ describe('tax reports', () => {
 
   it('converts a closed period at the ECB rates of its last day (or the next publication), an open one at the newest rates', async () => {
     const dollarStore = merchant.stores[1].id;
-    await api()
-      .patch(`/v1/stores/${dollarStore}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: {
-            type: 'stores',
-            id: String(dollarStore),
-            attributes: { country: 'US', currency: 'USD' },
-          },
-        }),
-      )
-      .expect(200);
+    await updateStore(t.baseUrl, merchant.testKey, dollarStore, {
+      country: 'US',
+      currency: 'USD',
+    }).expect(200);
     const priced = await createPricedProduct(
       t.baseUrl,
       merchant.testKey,

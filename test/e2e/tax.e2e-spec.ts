@@ -4,7 +4,11 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { buySubscription } from '../support/billing';
 import { buy, buyNowUrl, pathOf } from '../support/commerce';
-import { createMerchant, createPricedProduct } from '../support/factories';
+import {
+  createMerchant,
+  createPricedProduct,
+  updateStore,
+} from '../support/factories';
 import { runCli } from '../support/processes';
 import { startTestApp, TestApp, TEST_APP_KEY } from '../support/test-app';
 
@@ -58,15 +62,7 @@ describe('tax by the buyer’s location', () => {
   });
 
   const patchStore = (attributes: Record<string, unknown>) =>
-    request(t.baseUrl)
-      .patch(`/v1/stores/${storeId}`)
-      .set('Authorization', `Bearer ${key}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: { type: 'stores', id: String(storeId), attributes },
-        }),
-      );
+    updateStore(t.baseUrl, key, storeId, attributes);
 
   /** Buys, then reads the order over the API and its order_created payload. */
   async function purchase(buyer: Parameters<typeof buy>[2]) {
@@ -418,20 +414,7 @@ describe('online VAT number validation', () => {
     const merchant = await createMerchant(t.app, ['Online Check Store']);
     key = merchant.testKey;
     const storeId = merchant.stores[0].id;
-    await request(t.baseUrl)
-      .patch(`/v1/stores/${storeId}`)
-      .set('Authorization', `Bearer ${key}`)
-      .set('Content-Type', 'application/vnd.api+json')
-      .send(
-        JSON.stringify({
-          data: {
-            type: 'stores',
-            id: String(storeId),
-            attributes: { country: 'FR' },
-          },
-        }),
-      )
-      .expect(200);
+    await updateStore(t.baseUrl, key, storeId, { country: 'FR' }).expect(200);
     const priced = await createPricedProduct(t.baseUrl, key, storeId, {
       unit_price: 1000,
     });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
+import request from 'supertest';
 import { Principal } from '../../src/common/principal';
 import { ApiKeyMode } from '../../src/modules/account/api-key.entity';
 import { ApiKeyService } from '../../src/modules/account/api-key.service';
@@ -88,6 +89,24 @@ export async function postResource(
     );
   }
   return body.data;
+}
+
+/** PATCH /v1/stores/:id with these attributes, as `key`'s user; the response is the caller's to check. */
+export function updateStore(
+  baseUrl: string,
+  key: string,
+  storeId: number,
+  attributes: Record<string, unknown>,
+) {
+  return request(baseUrl)
+    .patch(`/v1/stores/${storeId}`)
+    .set('Authorization', `Bearer ${key}`)
+    .set('Content-Type', 'application/vnd.api+json')
+    .send(
+      JSON.stringify({
+        data: { type: 'stores', id: String(storeId), attributes },
+      }),
+    );
 }
 
 /** A product over the API (with its pending default variant), published unless told otherwise. */

@@ -1,38 +1,26 @@
 import request from 'supertest';
 import { pathOf } from './commerce';
+import { updateStore } from './factories';
 import { StripeDouble } from './stripe-double/stripe-double';
 
-/** Stripe test keys of a store (the double pairs pk_test_X with sk_test_X). */
-export function stripeKeys(name: string) {
+/** Stripe keys of a store in a mode (the double pairs pk_X with sk_X). */
+export function stripeKeys(name: string, mode: 'test' | 'live' = 'test') {
   const suffix = `51${name}AbCdEfGhIjKlMnOpQr`;
   return {
-    secret_key: `sk_test_${suffix}`,
-    publishable_key: `pk_test_${suffix}`,
+    secret_key: `sk_${mode}_${suffix}`,
+    publishable_key: `pk_${mode}_${suffix}`,
     webhook_secret: `whsec_${name}0123456789abcdefABCD`,
   };
 }
 
-/** Connects a store to Stripe in test mode over the API. */
+/** Connects a store to Stripe, in the mode of `apiKey` and of the keys, over the API. */
 export async function connectStripe(
   baseUrl: string,
   apiKey: string,
   storeId: number,
   keys: ReturnType<typeof stripeKeys>,
 ) {
-  await request(baseUrl)
-    .patch(`/v1/stores/${storeId}`)
-    .set('Authorization', `Bearer ${apiKey}`)
-    .set('Content-Type', 'application/vnd.api+json')
-    .send(
-      JSON.stringify({
-        data: {
-          type: 'stores',
-          id: String(storeId),
-          attributes: { stripe: keys },
-        },
-      }),
-    )
-    .expect(200);
+  await updateStore(baseUrl, apiKey, storeId, { stripe: keys }).expect(200);
 }
 
 /** The hosted page of a Stripe store: its HTML, CSP and submission token. */

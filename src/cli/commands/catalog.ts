@@ -2,6 +2,7 @@ import { Command, required } from '../command';
 import {
   application,
   ownerOf,
+  storeOwner,
   readDocument,
   rendered,
   MODE_OPTION,
@@ -34,12 +35,7 @@ export const CATALOG_COMMANDS: Record<string, Command> = {
       );
       const storeId = document.relationships.store as string;
       const principal = {
-        ...(await ownerOf(
-          query,
-          'store',
-          'SELECT user_id FROM stores WHERE id = $1',
-          storeId,
-        )),
+        ...(await storeOwner(query, Number(storeId))),
         testMode,
       };
       const context = await app();

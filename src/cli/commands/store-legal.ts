@@ -1,5 +1,5 @@
 import { Command, integer, UsageError } from '../command';
-import { application } from './shared';
+import { application, storeOwner } from './shared';
 
 /** The store's seller identity on receipts and invoices. */
 export const STORE_LEGAL_COMMANDS: Record<string, Command> = {
@@ -52,11 +52,7 @@ export const STORE_LEGAL_COMMANDS: Record<string, Command> = {
       'stores:legal --store 1 --name "Boutique SAS" --street "5 rue de Rivoli" --postcode 75001 --city Paris --country FR --tax-numbers FR:FR40303265045',
     async run(values, { app, query }) {
       const id = integer(values, 'store');
-      const [current] = await query<{
-        user_id: number;
-        legal_address: Record<string, unknown> | null;
-      }>(`SELECT user_id, legal_address FROM stores WHERE id = $1`, [id]);
-      if (!current) throw new UsageError(`There is no store ${id}`);
+      const owner = await storeOwner(query, id);
       const parts = ['street', 'city', 'state', 'postcode', 'country'].filter(
         (name) => values[name] !== undefined,
       );
@@ -66,6 +62,9 @@ export const STORE_LEGAL_COMMANDS: Record<string, Command> = {
       if (values['no-address'] === true) legalAddress = null;
       else if (parts.length > 0) {
         const text = (name: string) => values[name] as string | undefined;
+        const [current] = await query<{
+          legal_address: Record<string, unknown> | null;
+        }>(`SELECT legal_address FROM stores WHERE id = $1`, [id]);
         legalAddress = {
           ...current.legal_address,
           ...(text('street') !== undefined
@@ -102,19 +101,11 @@ export const STORE_LEGAL_COMMANDS: Record<string, Command> = {
         taxNumbers !== undefined
       ) {
         const { StoreService } = await application();
-        await (
-          await app()
-        )
-          .get(StoreService)
-          .update(
-            { userId: current.user_id, apiKeyId: 0, testMode: false },
-            id,
-            {
-              legalName: name === undefined ? undefined : name || null,
-              legalAddress,
-              taxNumbers,
-            },
-          );
+        await (await app()).get(StoreService).update(owner, id, {
+          legalName: name === undefined ? undefined : name || null,
+          legalAddress,
+          taxNumbers,
+        });
       }
       const [store] = await query<Record<string, unknown>>(
         `SELECT legal_name, legal_address, tax_numbers FROM stores WHERE id = $1`,

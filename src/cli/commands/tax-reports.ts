@@ -1,5 +1,5 @@
 import { Command, integer, required, TextOutput } from '../command';
-import { application, mode, MODE_OPTION, ownerOf } from './shared';
+import { application, mode, MODE_OPTION, storeOwner } from './shared';
 
 /** Tax reports for filing. */
 export const TAX_REPORTS_COMMANDS: Record<string, Command> = {
@@ -33,12 +33,7 @@ export const TAX_REPORTS_COMMANDS: Record<string, Command> = {
       const storeId = integer(values, 'store');
       const period = required(values, 'period');
       const testMode = mode(values);
-      const owner = await ownerOf(
-        query,
-        'Store',
-        'SELECT user_id FROM stores WHERE id = $1',
-        storeId,
-      );
+      const owner = await storeOwner(query, storeId);
       const { TaxReportService, TaxReportSerializer } = await application();
       const context = await app();
       const report = await context

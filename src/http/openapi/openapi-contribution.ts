@@ -58,3 +58,34 @@ export interface OpenApiContribution {
 }
 
 export const OPENAPI_CONTRIBUTIONS = Symbol('OPENAPI_CONTRIBUTIONS');
+
+/** Thrown when a route cannot be documented: CI fails until it is. */
+export class OpenApiDrift extends Error {}
+
+/** Every module's contributions in one place; a resource or operation documented twice is drift. */
+export function collectContributions(contributions: OpenApiContribution[]) {
+  const resources = new Map<string, ResourceDoc>();
+  const operations = new Map<string, OperationDoc>();
+  const notes = new Map<
+    string,
+    NonNullable<OpenApiContribution['notes']>[string]
+  >();
+  for (const contribution of contributions) {
+    for (const doc of contribution.resources ?? []) {
+      if (resources.has(doc.type))
+        throw new OpenApiDrift(`Resource ${doc.type} is documented twice`);
+      resources.set(doc.type, doc);
+    }
+    for (const [key, operation] of Object.entries(
+      contribution.operations ?? {},
+    )) {
+      if (operations.has(key))
+        throw new OpenApiDrift(`Operation ${key} is documented twice`);
+      operations.set(key, operation);
+    }
+    for (const [key, note] of Object.entries(contribution.notes ?? {})) {
+      notes.set(key, note);
+    }
+  }
+  return { resources, operations, notes };
+}

@@ -1,10 +1,6 @@
 import { INestApplication } from '@nestjs/common';
-import {
-  HTTP_CODE_METADATA,
-  ROUTE_ARGS_METADATA,
-} from '@nestjs/common/constants.js';
-import { ModulesContainer, Reflector } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
+import { Reflector } from '@nestjs/core';
 import type {
   OpenAPIObject,
   OperationObject,
@@ -19,17 +15,13 @@ import {
   RATE_LIMIT_POLICY,
   RateLimitPolicy,
 } from '../rate-limit/rate-limit.decorator';
-import type { WriteDocumentRules } from '../json-api/write-document';
 import {
   resourceSchemas,
   sharedResponses,
   sharedSchemas,
 } from './json-api-schemas';
-import type {
-  OpenApiContribution,
-  OperationDoc,
-  ResourceDoc,
-} from './openapi-contribution';
+import { collectContributions, OpenApiDrift } from './openapi-contribution';
+import type { OpenApiContribution, OperationDoc } from './openapi-contribution';
 import {
   METHODS,
   Method,
@@ -47,67 +39,7 @@ import {
   sharedHeaders,
   sharedParameters,
 } from './openapi-parameters';
-
-export const SECURITY_SCHEME = 'apiKey';
-
-interface Route {
-  controller: Function;
-  handler: Function;
-}
-
-/** Thrown when a route cannot be documented: CI fails until it is. */
-export class OpenApiDrift extends Error {}
-
-/** Every controller method, by the operation id Swagger gives it. */
-function routeHandlers(app: INestApplication): Map<string, Route> {
-  const handlers = new Map<string, Route>();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Function | null;
-      if (!controller) continue;
-      // Handlers may be inherited (products and variants share theirs).
-      for (
-        let prototype = controller.prototype as Record<string, unknown> | null;
-        prototype && prototype !== Object.prototype;
-        prototype = Object.getPrototypeOf(prototype) as typeof prototype
-      ) {
-        for (const name of Object.getOwnPropertyNames(prototype)) {
-          const handler = prototype[name];
-          const key = `${controller.name}.${name}`;
-          if (
-            name !== 'constructor' &&
-            typeof handler === 'function' &&
-            !handlers.has(key)
-          ) {
-            handlers.set(key, { controller, handler });
-          }
-        }
-      }
-    }
-  }
-  return handlers;
-}
-
-/** The `@JsonApiBody(rules)` of a handler, if it takes a JSON:API write document. */
-function writeRules(route: Route): WriteDocumentRules<object> | undefined {
-  const args = (Reflect.getMetadata(
-    ROUTE_ARGS_METADATA,
-    route.controller,
-    route.handler.name,
-  ) ?? {}) as Record<string, { data?: unknown }>;
-  for (const arg of Object.values(args)) {
-    const data = arg.data as Partial<WriteDocumentRules<object>> | undefined;
-    if (
-      typeof data === 'object' &&
-      data !== null &&
-      typeof data.type === 'string' &&
-      typeof data.attributes === 'function'
-    ) {
-      return data as WriteDocumentRules<object>;
-    }
-  }
-  return undefined;
-}
+import { routeHandlers, scanRoutes, writeRules } from './openapi-routes';
 
 /**
  * Builds the OpenAPI 3.1 document from the running application: Swagger's
@@ -124,55 +56,14 @@ export function buildOpenApiDocument(
 ): OpenAPIObject {
   const jsonApi = app.get(JsonApi);
   const reflector = new Reflector();
-  const config = new DocumentBuilder()
-    .setOpenAPIVersion('3.1.0')
-    .setTitle('Zest API')
-    .setVersion('v1')
-    .setDescription(
-      'Self-hostable digital-commerce API, wire-compatible with the Lemon Squeezy v1 REST API (JSON:API). ' +
-        "Every `/v1` route takes `Authorization: Bearer <API key>` except the License API; a key sees only its user's stores and only records of its own mode (test or live). " +
-        'Lists take `page[number]`, `page[size]` (1–100, default 10), `filter[...]`, `sort` and `include`.',
-    )
-    .addServer(serverUrl)
-    .addBearerAuth(
-      {
-        type: 'http',
-        scheme: 'bearer',
-        description:
-          'An API key (`zest_test_…` or `zest_live_…`), created with `npm run cli -- api-keys:create`.',
-      },
-      SECURITY_SCHEME,
-    )
-    .addSecurityRequirements(SECURITY_SCHEME)
-    .build();
-  const scanned = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controller, method) => `${controller}.${method}`,
-  });
+  const scanned = scanRoutes(app, serverUrl);
   const handlers = routeHandlers(app);
 
-  const resourceDocs = new Map<string, ResourceDoc>();
-  const overrides = new Map<string, OperationDoc>();
-  const notes = new Map<
-    string,
-    NonNullable<OpenApiContribution['notes']>[string]
-  >();
-  for (const contribution of contributions) {
-    for (const doc of contribution.resources ?? []) {
-      if (resourceDocs.has(doc.type))
-        throw new OpenApiDrift(`Resource ${doc.type} is documented twice`);
-      resourceDocs.set(doc.type, doc);
-    }
-    for (const [key, operation] of Object.entries(
-      contribution.operations ?? {},
-    )) {
-      if (overrides.has(key))
-        throw new OpenApiDrift(`Operation ${key} is documented twice`);
-      overrides.set(key, operation);
-    }
-    for (const [key, note] of Object.entries(contribution.notes ?? {})) {
-      notes.set(key, note);
-    }
-  }
+  const {
+    resources: resourceDocs,
+    operations: overrides,
+    notes,
+  } = collectContributions(contributions);
 
   const registered = new Map<string, AnyResourceType>(
     jsonApi.resources().map((resource) => [resource.type, resource]),

@@ -10,6 +10,7 @@ import {
 } from '../payment/payment-attempt.entity';
 import { PaymentMethod } from '../payment/payment-gateway';
 import { PaymentAttempts } from '../payment/payment-attempts';
+import { refusedOutcome } from '../payment/payment-calls';
 import { nextRetryAt } from './dunning';
 import {
   periodEndOf,
@@ -146,16 +147,9 @@ export class InvoiceCollection implements OnModuleInit {
     try {
       return await this.attempts.complete(attempt);
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) {
-        // Settled as failed: the processor refused the request itself.
-        const [first] = error.errors;
-        return {
-          status: 'failed',
-          reason: first?.detail ?? error.message,
-          code: first?.code ?? null,
-          http: error.status,
-        };
-      }
+      // Settled as failed: the processor refused the request itself.
+      if (error instanceof AppError && error.status < 500)
+        return refusedOutcome(error);
       this.logger.warn(
         `Invoice charge ${attempt.id} is still pending: ${(error as Error).message}`,
       );

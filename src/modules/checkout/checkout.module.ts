@@ -18,6 +18,7 @@ import { HostedCheckoutService } from './hosted-checkout.service';
 import { ReceiptPageService } from './receipt-page.service';
 import { PurchaseExtensions } from './purchase-extension';
 import { PurchaseService } from './purchase.service';
+import { PurchaseQuotes } from './purchase-quotes';
 import { PurchaseSettlement } from './purchase-settlement';
 import { HostedPaymentService } from './hosted-payment.service';
 import { SubmissionTerms } from './submission-terms';
@@ -44,6 +45,7 @@ import { registerResources } from '../../http/json-api/resource';
     CheckoutRepository,
     CheckoutService,
     CheckoutSerializer,
+    PurchaseQuotes,
     PurchaseService,
     PurchaseSettlement,
     HostedPaymentService,

@@ -17,7 +17,8 @@ import {
 import { Checkout } from './checkout.entity';
 import { CreateCheckoutAttributes } from './checkout.dto';
 import { CheckoutRepository, PurchaseTarget } from './checkout.repository';
-import { Offer, PurchaseService } from './purchase.service';
+import { Offer } from './purchase.service';
+import { PurchaseQuotes } from './purchase-quotes';
 import { CheckoutErrors } from './checkout.errors';
 
 /**
@@ -38,7 +39,7 @@ function relationshipId(value: string | string[] | undefined) {
 export class CheckoutService {
   constructor(
     private readonly checkouts: CheckoutRepository,
-    private readonly purchases: PurchaseService,
+    private readonly quotes: PurchaseQuotes,
     private readonly clock: Clock,
   ) {}
 
@@ -131,7 +132,7 @@ export class CheckoutService {
   /** What the prefilled checkout would cost; an unusable prefilled code is left out. */
   private async preview(offer: Offer, now: Date): Promise<CheckoutPreview> {
     const data = offer.checkout!.checkoutData;
-    const { totals } = await this.purchases.quote(
+    const { totals } = await this.quotes.quote(
       offer,
       {
         country: data.billing_address.country,

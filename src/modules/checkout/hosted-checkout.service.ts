@@ -26,7 +26,8 @@ import {
 } from './purchase-input';
 import { quantityLimitsOf } from '../catalog/quantity-limits';
 import { defaultQuantity } from './offer-selection';
-import { Offer, PurchaseService, Quote } from './purchase.service';
+import { Offer, PurchaseService } from './purchase.service';
+import { PurchaseQuotes, Quote } from './purchase-quotes';
 import { buyerSetsPrice, unitPriceOf } from './unit-price';
 import { CheckoutErrors } from './checkout.errors';
 
@@ -60,6 +61,7 @@ export class HostedCheckoutService {
   constructor(
     private readonly checkouts: CheckoutService,
     private readonly purchases: PurchaseService,
+    private readonly quotes: PurchaseQuotes,
     private readonly orders: OrderService,
     private readonly signedUrls: SignedUrls,
     private readonly clock: Clock,
@@ -186,7 +188,7 @@ export class HostedCheckoutService {
       offer.testMode,
     );
     try {
-      const quote = await this.purchases.quote(offer, input, this.clock.now());
+      const quote = await this.quotes.quote(offer, input, this.clock.now());
       elements = elementsOf(quote);
       variantId = quote.variant.id;
       quantity = quote.quantity;

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { Transactions } from '../../database/transactions';
-import { Price } from '../catalog/price.entity';
-import { setupFeeAtSignup, unitPriceAtSignup } from '../catalog/signup-charge';
-import { Variant } from '../catalog/variant.entity';
-import { ExchangeRates, UsdRate } from '../currency/exchange-rates.service';
+import { CatalogService } from '../catalog/catalog.service';
 import { CustomerService } from '../customer/customer.service';
 import { Customer } from '../customer/customer.entity';
-import { AppliedDiscount, DiscountService } from '../discount/discount.service';
+import { DiscountService } from '../discount/discount.service';
 import { Order } from '../order/order.entity';
 import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
@@ -18,49 +14,28 @@ import { PaymentAttempt } from '../payment/payment-attempt.entity';
 import { PaymentAttempts } from '../payment/payment-attempts';
 import type { PaymentMethod } from '../payment/payment-gateway';
 import { PaymentGateways } from '../payment/payment-gateways';
-import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
-import { CatalogService } from '../catalog/catalog.service';
-import { Checkout } from './checkout.entity';
-import { CheckoutRepository } from './checkout.repository';
-import { computeTotals, Totals } from './pricing';
-import { PurchaseExtensions } from './purchase-extension';
-import { buyerOf, PurchaseInput } from './purchase-input';
-import { chosenUnitPrice, MAX_CENTS } from './unit-price';
-import { CheckoutErrors } from './checkout.errors';
-import { PURCHASE, PurchaseRecords } from './purchase-settlement';
-import { chosenQuantity, Offer, selectVariant } from './offer-selection';
 import {
   cardNumberRequired,
   hostedPaymentRequired,
 } from '../payment/payment.errors';
+import { StripeCheckoutIntents } from '../payment/stripe-checkout-intents';
 import { StripePaymentGateway } from '../payment/stripe-payment-gateway';
-import { TaxDecision, TaxEngine } from '../tax/tax-engine';
-import type { CalculatedTax } from '../tax/tax-provider';
-import type { TaxNumberCheck } from '../tax/vat-number';
+import { TaxEngine } from '../tax/tax-engine';
+import { Checkout } from './checkout.entity';
+import type { Offer } from './offer-selection';
+import { PurchaseExtensions } from './purchase-extension';
+import { buyerOf, PurchaseInput } from './purchase-input';
+import { PurchaseQuotes, Quote } from './purchase-quotes';
+import { PURCHASE, PurchaseRecords } from './purchase-settlement';
 
 export type { Offer } from './offer-selection';
-
-export interface Quote {
-  variant: Variant;
-  price: Price;
-  quantity: number;
-  unitPrice: number;
-  totals: Totals;
-  /** The tax decision behind `totals`, with its evidence for the order. */
-  tax: TaxDecision;
-  /** The exchange rate the totals' `_usd` figures used, with its day. */
-  usdRate: UsdRate;
-  discount: AppliedDiscount | null;
-  /** Why the entered code was not applied (quotes only; a purchase throws instead). */
-  discountRefusal: string | null;
-}
 
 export type PurchaseResult =
   | { status: 'paid'; order: OrderView }
   | { status: 'declined'; order: OrderView; reason: string };
 
 /**
- * Turns a checkout into an order: prices it, records it pending, charges it
+ * Turns a checkout into an order: prices it (PurchaseQuotes), records it pending, charges it
  * outside any transaction and settles it. Billing and licensing add their
  * records through PurchaseExtensions.
  */
@@ -74,118 +49,12 @@ export class PurchaseService {
     private readonly attempts: PaymentAttempts,
     private readonly intents: StripeCheckoutIntents,
     private readonly catalog: CatalogService,
-    private readonly checkouts: CheckoutRepository,
-    private readonly rates: ExchangeRates,
+    private readonly quotes: PurchaseQuotes,
     private readonly extensions: PurchaseExtensions,
     private readonly taxes: TaxEngine,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
-
-  /**
-   * Prices the offer for this input. Without a manager an unusable discount
-   * code is reported in `discountRefusal`; with one (the purchase) the
-   * discount row is locked and a refusal is a 422.
-   */
-  async quote(
-    offer: Offer,
-    input: PurchaseInput,
-    now: Date,
-    manager?: EntityManager,
-    /** The tax number's online check, made before the purchase's transaction. */
-    numberCheck?: TaxNumberCheck | null,
-    /** Stripe Tax's calculation, made before the purchase's transaction. */
-    calculated?: CalculatedTax | null,
-  ): Promise<Quote> {
-    const variant = selectVariant(offer, input.variantId);
-    const price = offer.target.prices.get(variant.id);
-    if (!price) throw CheckoutErrors.variantWithoutPrice();
-    const quantity = chosenQuantity(offer, variant, input.quantity);
-    const store = offer.target.store;
-    const usdRate = await this.rates.usdRate(store.currency, manager);
-    const listed = chosenUnitPrice(
-      price,
-      offer.checkout?.customPrice ?? null,
-      input.amount,
-      store.currency,
-    );
-    const unitPrice = unitPriceAtSignup(
-      price,
-      offer.checkout?.checkoutOptions.skip_trial ?? false,
-      listed,
-    );
-    const subtotal = unitPrice * quantity;
-    let discount: AppliedDiscount | null = null;
-    let discountRefusal: string | null = null;
-    const code = input.discountCode?.trim();
-    if (code) {
-      try {
-        discount = await this.discounts.apply(
-          {
-            storeId: store.id,
-            testMode: offer.testMode,
-            code,
-            variantId: variant.id,
-            subtotal,
-            now,
-          },
-          manager,
-        );
-      } catch (error) {
-        if (manager || !(error instanceof AppError)) throw error;
-        discountRefusal = error.errors[0].detail;
-      }
-    }
-    const country = input.country?.trim().toUpperCase() ?? '';
-    const taxNumber = input.taxNumber?.trim() || null;
-    const setupFee = setupFeeAtSignup(price);
-    const tax = await this.taxes.decide({
-      store,
-      country,
-      zip: input.zip?.trim() || null,
-      state: input.state?.trim() || null,
-      taxNumber,
-      taxCode: price.taxCode,
-      refuseInvalidNumber: manager !== undefined,
-      // Outside a transaction (a preview) the number may be checked online.
-      numberCheck:
-        numberCheck !== undefined || manager
-          ? numberCheck
-          : await this.taxes.verify(country, taxNumber),
-      sale: {
-        testMode: offer.testMode,
-        amount: subtotal - Math.min(discount?.amount ?? 0, subtotal) + setupFee,
-        currency: store.currency,
-        reference: `variant_${variant.id}`,
-      },
-      calculated,
-      offline: manager !== undefined,
-    });
-    const totals = computeTotals({
-      currency: store.currency,
-      currencyRate: usdRate.rate,
-      unitPrice,
-      quantity,
-      setupFee,
-      discount: discount?.amount ?? 0,
-      tax: tax.tax,
-      taxInclusive: tax.inclusive,
-    });
-    const { subtotal: gross, subtotalUsd, total, totalUsd } = totals;
-    if (Math.max(gross, subtotalUsd, total, totalUsd) > MAX_CENTS)
-      throw CheckoutErrors.totalTooLarge();
-    return {
-      variant,
-      price,
-      quantity,
-      unitPrice,
-      totals,
-      tax,
-      usdRate,
-      discount,
-      discountRefusal,
-    };
-  }
 
   /**
    * The purchase, in two transactions with the processor called between
@@ -276,7 +145,7 @@ export class PurchaseService {
     const calculated =
       offer.target.store.taxProvider === 'stripe'
         ? ((
-            await this.quote(
+            await this.quotes.quote(
               offer,
               input,
               this.clock.now(),
@@ -287,7 +156,7 @@ export class PurchaseService {
         : null;
     return this.transactions.run(async (manager) => {
       const now = this.clock.now();
-      const quote = await this.quote(
+      const quote = await this.quotes.quote(
         offer,
         input,
         now,

@@ -7,7 +7,8 @@ import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
 import { TaxEngine } from '../tax/tax-engine';
 import { Body, buyerOf, formInput } from './purchase-input';
-import { Offer, PurchaseService } from './purchase.service';
+import { Offer } from './purchase.service';
+import { PurchaseQuotes } from './purchase-quotes';
 
 const DOMAIN = 'zest:checkout-submission-terms:v1\n';
 
@@ -27,7 +28,7 @@ const DOMAIN = 'zest:checkout-submission-terms:v1\n';
 @Injectable()
 export class SubmissionTerms {
   constructor(
-    private readonly purchases: PurchaseService,
+    private readonly quotes: PurchaseQuotes,
     private readonly orders: OrderService,
     private readonly taxes: TaxEngine,
     private readonly clock: Clock,
@@ -55,7 +56,7 @@ export class SubmissionTerms {
       buyer.country,
       input.taxNumber?.trim() || null,
     );
-    const quote = await this.purchases.quote(
+    const quote = await this.quotes.quote(
       offer,
       input,
       this.clock.now(),

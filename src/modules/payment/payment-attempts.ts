@@ -7,7 +7,6 @@ import { nextRefund, Refundable } from '../../common/refunds';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
-import { intentOutcome, IntentCheck } from './intent-outcome';
 import {
   PaymentAttempt,
   PaymentAttemptKind,
@@ -16,11 +15,8 @@ import {
 import type { PaymentGateway } from './payment-gateway';
 import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentGateways } from './payment-gateways';
-import {
-  paymentFailed,
-  processorUnavailable,
-  stripeNotConnected,
-} from './payment.errors';
+import { PaymentCalls } from './payment-calls';
+import { paymentFailed } from './payment.errors';
 
 export interface NewPaymentAttempt {
   idempotencyKey: string;
@@ -72,8 +68,8 @@ const SWEEP_BATCH = 100;
 /**
  * Processor calls outside database transactions. A use case stores its
  * intent with `begin` inside its own transaction and commits; `complete`
- * then calls the processor with no transaction open, under the attempt's
- * idempotency key, and records the outcome in a new transaction through
+ * then calls the processor (PaymentCalls) with no transaction open, under
+ * the attempt's idempotency key, and records the outcome in a new transaction through
  * the purpose's settler. When the process dies (or the processor cannot be
  * reached) in between, the attempt stays pending and `sweep` replays it:
  * the processor answers a repeated key with the first call's result, and
@@ -87,6 +83,7 @@ export class PaymentAttempts {
   constructor(
     private readonly attempts: PaymentAttemptRepository,
     private readonly gateways: PaymentGateways,
+    private readonly calls: PaymentCalls,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -200,7 +197,7 @@ export class PaymentAttempts {
         `Payment attempt ${attempt.id} is confirmed in the browser: settle it with settleIntent`,
       );
     const outcome =
-      attempt.outcome ?? (await this.call(attempt, given.gateway));
+      attempt.outcome ?? (await this.calls.charge(attempt, given.gateway));
     await this.record(attempt, outcome, given.prepared);
     if (outcome.status === 'failed') throw paymentFailed(outcome);
     return outcome;
@@ -232,7 +229,7 @@ export class PaymentAttempts {
     const attempt = await this.attempts.findIntent(storeId, testMode, intentId);
     if (!attempt) return this.settleCharge(storeId, testMode, intentId);
     if (attempt.status !== 'pending') return;
-    const outcome = await this.checkIntent(attempt, intentId, null);
+    const outcome = await this.calls.checkIntent(attempt, intentId, null);
     if (outcome) await this.record(attempt, outcome);
   }
 
@@ -252,42 +249,6 @@ export class PaymentAttempts {
     } catch (error) {
       // A refusal is settled (as `failed`); only an outage stays pending.
       if (!(error instanceof AppError && error.status < 500)) throw error;
-    }
-  }
-
-  /** The intent's outcome, or null while it is open; `expired` cancels an open one. */
-  private async checkIntent(
-    attempt: PaymentAttempt,
-    intentId: string,
-    expired: string | null,
-  ): Promise<PaymentOutcome | null> {
-    const stripe = await this.gateways.stripeFor(
-      attempt.storeId,
-      attempt.testMode,
-    );
-    if (!stripe) throw stripeNotConnected();
-    const { gateway } = stripe;
-    const check: IntentCheck = {
-      retrieve: () =>
-        this.reach(attempt, () => gateway.retrieveIntent(intentId)),
-      cancel: () => this.reach(attempt, () => gateway.cancelIntent(intentId)),
-    };
-    return intentOutcome(attempt, check, expired);
-  }
-
-  /** A Stripe call from outside any transaction: its refusals as they are, outages as 503. */
-  private async reach<T>(
-    attempt: PaymentAttempt,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) throw error;
-      this.logger.error(
-        `Payment attempt ${attempt.id} (intent): Stripe did not answer: ${(error as Error).message}`,
-      );
-      throw processorUnavailable();
     }
   }
 
@@ -328,7 +289,7 @@ export class PaymentAttempts {
         : null;
     // No intent recorded: the buyer never received one to confirm.
     const outcome: PaymentOutcome | null = attempt.paymentId
-      ? await this.checkIntent(attempt, attempt.paymentId, expired)
+      ? await this.calls.checkIntent(attempt, attempt.paymentId, expired)
       : expired
         ? { status: 'declined', reason: expired, method: null }
         : null;
@@ -376,58 +337,5 @@ export class PaymentAttempts {
     if (!settler)
       throw new Error(`Payment purpose "${purpose}" has no settler`);
     return settler;
-  }
-
-  private async call(
-    attempt: PaymentAttempt,
-    storeGateway?: PaymentGateway,
-  ): Promise<PaymentOutcome> {
-    try {
-      if (attempt.kind === 'refund') {
-        const gateway = await this.gateways.forPayment(
-          attempt.storeId,
-          attempt.testMode,
-          attempt.paymentId!,
-        );
-        const { refundId } = await gateway.refund({
-          paymentId: attempt.paymentId!,
-          amount: attempt.amount,
-          currency: attempt.currency,
-          reference: attempt.idempotencyKey,
-        });
-        return { status: 'succeeded', paymentId: refundId, method: null };
-      }
-      const gateway =
-        storeGateway ??
-        (await this.gateways.forStore(attempt.storeId, attempt.testMode));
-      const result = await gateway.charge({
-        reference: attempt.idempotencyKey,
-        amount: attempt.amount,
-        currency: attempt.currency,
-        source: { paymentMethodId: attempt.paymentMethod! },
-        description: attempt.description,
-      });
-      return result.status === 'succeeded'
-        ? {
-            status: 'succeeded',
-            paymentId: result.paymentId,
-            method: result.method,
-          }
-        : { status: 'declined', reason: result.reason, method: result.method };
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) {
-        const [first] = error.errors;
-        return {
-          status: 'failed',
-          reason: first?.detail ?? error.message,
-          code: first?.code ?? null,
-          http: error.status,
-        };
-      }
-      this.logger.error(
-        `Payment attempt ${attempt.id} (${attempt.kind}): the processor did not answer: ${(error as Error).message}`,
-      );
-      throw processorUnavailable();
-    }
   }
 }

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptRepository } from './payment-attempt.repository';
 import { PaymentAttempts } from './payment-attempts';
+import { PaymentCalls } from './payment-calls';
 import { PaymentGateways } from './payment-gateways';
 import { ProcessorRefunds } from './processor-refunds';
 import { PAYMENT_SWEEP_QUEUE } from './payment-sweep.queue';
@@ -35,6 +36,7 @@ import { TestPaymentGateway } from './test-payment-gateway';
     PaymentGateways,
     PaymentAttemptRepository,
     PaymentAttempts,
+    PaymentCalls,
     ProcessorRefunds,
     StripeCredentialsRepository,
     StripeCredentialsService,

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { PaymentAttempt } from './payment-attempt.entity';
 import { PaymentAttemptRepository } from './payment-attempt.repository';
+import { reachStripe } from './payment-calls';
 import { PaymentGateways } from './payment-gateways';
-import { processorUnavailable, stripeNotConnected } from './payment.errors';
+import { stripeNotConnected } from './payment.errors';
 import { StripeCustomerRepository } from './stripe-customer.repository';
 import type {
   StripeIntent,
@@ -147,18 +147,11 @@ export class StripeCheckoutIntents {
     });
   }
 
-  private async reach<T>(
-    attempt: PaymentAttempt,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) throw error;
-      this.logger.error(
-        `Payment attempt ${attempt.id}: Stripe did not open its intent: ${(error as Error).message}`,
-      );
-      throw processorUnavailable();
-    }
+  private reach<T>(attempt: PaymentAttempt, work: () => Promise<T>) {
+    return reachStripe(
+      this.logger,
+      `Payment attempt ${attempt.id}: Stripe did not open its intent`,
+      work,
+    );
   }
 }
