@@ -136,6 +136,8 @@ describe('a checkout’s custom_price on renewals', () => {
     const latest = (await invoicesOf(subscriptionId)).filter(
       (i) => i.billing_reason === 'renewal',
     );
-    expect(latest.map((i) => i.subtotal).sort()).toEqual([3000, 450, 450]);
+    expect(latest.map((i) => Number(i.subtotal)).sort((a, b) => a - b)).toEqual(
+      [450, 450, 3000],
+    );
   });
 });
