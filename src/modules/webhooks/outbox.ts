@@ -108,7 +108,7 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
     const rows = await transactionQuery<{ id: string }>(
       manager,
       `INSERT INTO webhook_events (name, store_id, test_mode, data, custom_data)
-       VALUES ($1, $2, $3, $4, $5)${placeholders.length ? ' RETURNING id' : ''}`,
+       VALUES ($1, $2, $3, $4, $5) RETURNING id`,
       [
         event.name,
         event.storeId,
@@ -116,9 +116,7 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
         data,
         event.customData ? JSON.stringify(event.customData) : null,
       ],
-      placeholders.length
-        ? 'webhook-events.insert-returning'
-        : 'webhook-events.insert',
+      'webhook-events.insert',
     );
     for (const [, ids] of placeholders) ids.push(String(rows[0].id));
     this.recorded(manager);
