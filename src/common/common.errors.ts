@@ -51,6 +51,12 @@ export const RefundErrors = {
       'invalid_attribute',
     ),
 
+  refundedElsewhere: (noun: string) =>
+    AppError.unprocessable({
+      detail: `This ${noun}'s payment also paid another record (an order and its subscription's initial invoice are one sale), and was refunded through that one: refund the rest there.`,
+      code: 'refund_payment_refunded_elsewhere',
+    }),
+
   amountOverLeft: (left: number) =>
     AppError.attribute(
       'amount',

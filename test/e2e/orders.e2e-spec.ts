@@ -743,13 +743,20 @@ describe('orders, order items and refunds', () => {
   });
 
   it('migrates stored partial refunds to paid, and back', async () => {
-    const { orderId, subscription } = await buySubscription(
+    const { orderId } = await buySubscription(
       t.baseUrl,
       merchant.testKey,
       storeId,
       { unit_price: 2000 },
     );
     await refund(orderId, { amount: 500 }).expect(200);
+    // Another sale's invoice: one payment is refunded through one record.
+    const { subscription } = await buySubscription(
+      t.baseUrl,
+      merchant.testKey,
+      storeId,
+      { unit_price: 2000 },
+    );
     const invoiceId = (
       await get(
         `/v1/subscription-invoices?filter[subscription_id]=${subscription.id}`,

@@ -29,6 +29,7 @@ import { TaxReportIndexes1795671000000 } from './1795671000000-tax-report-indexe
 import { VariantQuantityLimits1795672000000 } from './1795672000000-variant-quantity-limits';
 import { CustomerBillingAddress1795672100000 } from './1795672100000-customer-billing-address';
 import { SellerInvoices1795680000000 } from './1795680000000-seller-invoices';
+import { SubscriptionCustomPrice1795684100000 } from './1795684100000-subscription-custom-price';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -63,4 +64,5 @@ export const migrations = [
   VariantQuantityLimits1795672000000,
   CustomerBillingAddress1795672100000,
   SellerInvoices1795680000000,
+  SubscriptionCustomPrice1795684100000,
 ];

@@ -1,5 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InvoiceNumbers } from '../store/invoice-numbers';
+import {
+  invoiceNumberPlaceholder,
+  InvoiceNumbers,
+} from '../store/invoice-numbers';
+import { Outbox } from '../webhooks/outbox';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
@@ -66,6 +70,7 @@ export class InvoiceCollection implements OnModuleInit {
     private readonly subscriptions: SubscriptionRepository,
     private readonly billing: SubscriptionBilling,
     private readonly numbers: InvoiceNumbers,
+    private readonly outbox: Outbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -204,12 +209,10 @@ export class InvoiceCollection implements OnModuleInit {
       this.cardOf(invoice, method);
     }
     invoice.status = 'paid';
-    invoice.invoiceNumber = await this.numbers.assign(
-      manager,
-      'subscription_invoices',
-      invoice,
-      now,
-    );
+    // A placeholder until the number is drawn, last (see InvoiceNumbers).
+    const placeholder = invoiceNumberPlaceholder();
+    invoice.invoiceNumber = placeholder;
+    this.outbox.watch(manager, placeholder);
     invoice.failureReason = null;
     invoice.nextRetryAt = null;
     invoice.updatedAt = now;
@@ -236,6 +239,13 @@ export class InvoiceCollection implements OnModuleInit {
     if (purpose !== SUBSCRIPTION_PRORATION || recovering) {
       await this.billing.emit(manager, ['subscription_updated'], s, now);
     }
+    invoice.invoiceNumber = await this.numbers.assign(
+      manager,
+      'subscription_invoices',
+      invoice,
+      now,
+      { placeholder, events: this.outbox.carrying(manager, placeholder) },
+    );
   }
 
   /**

@@ -2,7 +2,7 @@ import { forSeconds, secondsBetween } from '../../common/money';
 import { Price } from '../catalog/price.entity';
 import { periodEnd } from './billing-period';
 import { amountFor } from './pricing';
-import { priceTerms } from './subscription-billing.service';
+import { itemTerms, priceTerms } from './subscription-billing.service';
 import { SubscriptionItem } from './subscription-item.entity';
 import { Subscription } from './subscription.entity';
 
@@ -19,7 +19,7 @@ export function planChangeAmounts(
   price: Price,
 ): { oldAmount: number; newAmount: number } {
   if (item.isUsageBased) return { oldAmount: 0, newAmount: 0 };
-  const oldAmount = amountFor(priceTerms(oldPrice!), item.quantity);
+  const oldAmount = amountFor(itemTerms(oldPrice!, item), item.quantity);
   const newInterval = {
     unit: price.renewalIntervalUnit!,
     quantity: price.renewalIntervalQuantity!,

@@ -52,6 +52,24 @@ export const priceTerms = (price: Price): PriceTerms => ({
   tiers: price.tiers,
 });
 
+/**
+ * What an item is charged per unit: the `custom_price` it was bought at, as
+ * one flat unit price, or else its price's terms.
+ */
+export const itemTerms = (
+  price: Price,
+  item: Pick<SubscriptionItem, 'customUnitPrice'>,
+): PriceTerms =>
+  item.customUnitPrice === null
+    ? priceTerms(price)
+    : {
+        scheme: 'standard',
+        unitPrice: item.customUnitPrice,
+        unitPriceDecimal: null,
+        packageSize: 1,
+        tiers: null,
+      };
+
 /** The purchase's repeating or forever discount, while it lasts. */
 export function renewalDiscount(
   s: Subscription,
@@ -166,7 +184,8 @@ export class SubscriptionBilling {
       .filter((item) => !item.isUsageBased)
       .reduce(
         (sum, item) =>
-          sum + amountFor(priceTerms(prices.get(item.priceId)!), item.quantity),
+          sum +
+          amountFor(itemTerms(prices.get(item.priceId)!, item), item.quantity),
         0,
       );
   }
@@ -188,7 +207,7 @@ export class SubscriptionBilling {
     for (const item of items) {
       const price = prices.get(item.priceId)!;
       if (!item.isUsageBased) {
-        lines.push(priceLine(name, item.quantity, priceTerms(price)));
+        lines.push(priceLine(name, item.quantity, itemTerms(price, item)));
       } else if (withUsage) {
         const used = await this.usageQuantity(
           manager,

@@ -30,6 +30,14 @@ export class SubscriptionItem {
   @Column({ name: 'is_usage_based' })
   isUsageBased: boolean;
 
+  /**
+   * The checkout's `custom_price` (cents a unit) the subscription was bought
+   * at: renewals charge it instead of the price's terms, as Lemon Squeezy
+   * does, until a plan change. Null: the price's own terms.
+   */
+  @Column({ name: 'custom_unit_price', type: 'integer', nullable: true })
+  customUnitPrice: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

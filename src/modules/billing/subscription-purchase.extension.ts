@@ -117,6 +117,10 @@ export class SubscriptionPurchaseExtension
         priceId: price.id,
         quantity: usageBased ? 0 : purchased.quantity,
         isUsageBased: usageBased,
+        // Renewals charge what the checkout's custom_price set, as the order did.
+        customUnitPrice: usageBased
+          ? null
+          : (context.checkout?.customPrice ?? null),
         createdAt: now,
         updatedAt: now,
       });

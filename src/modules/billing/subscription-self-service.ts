@@ -16,10 +16,7 @@ import { PORTAL_CALLER } from './billing-caller';
 import { SubscriptionView } from './billing-views';
 import { planChangeAmounts } from './plan-change';
 import { amountFor } from './pricing';
-import {
-  priceTerms,
-  SubscriptionBilling,
-} from './subscription-billing.service';
+import { itemTerms, SubscriptionBilling } from './subscription-billing.service';
 import { SubscriptionInvoiceRepository } from './subscription-invoice.repository';
 import { SubscriptionItemService } from './subscription-item.service';
 import { SubscriptionRepository } from './subscription.repository';
@@ -43,7 +40,7 @@ export function renewalTerms(
   const onTrial = s.status === 'on_trial' && s.trialEndsAt !== null;
   return subscriptionTerms({
     price,
-    amount: amountFor(priceTerms(price), item.quantity),
+    amount: amountFor(itemTerms(price, item), item.quantity),
     currency: s.currency,
     firstChargeAt: onTrial ? s.trialEndsAt! : s.renewsAt,
     trial: onTrial,
@@ -210,7 +207,13 @@ export class SubscriptionSelfService {
         .map((p) => ({
           variantId: p.variant.id,
           name: p.variant.name,
-          price: this.planPrice(s, p.price, item?.quantity ?? 1),
+          // The current plan at the price it renews at (custom_price, if any).
+          price: this.planPrice(
+            s,
+            p.price,
+            item?.quantity ?? 1,
+            p.variant.id === s.variantId && item ? item : undefined,
+          ),
           current: p.variant.id === s.variantId,
         })),
       quantity:
@@ -229,7 +232,12 @@ export class SubscriptionSelfService {
     };
   }
 
-  private planPrice(s: Subscription, price: Price, quantity: number): string {
+  private planPrice(
+    s: Subscription,
+    price: Price,
+    quantity: number,
+    item: Pick<SubscriptionItem, 'customUnitPrice'> = { customUnitPrice: null },
+  ): string {
     const every = perInterval(
       price.renewalIntervalUnit ?? s.intervalUnit,
       price.renewalIntervalQuantity ?? s.intervalQuantity,
@@ -237,7 +245,7 @@ export class SubscriptionSelfService {
     if (isUsageBased(price)) {
       return `${unitPriceText(price, s.currency)} per unit ${every}`;
     }
-    return `${formatMoney(amountFor(priceTerms(price), quantity), s.currency)} ${every}`;
+    return `${formatMoney(amountFor(itemTerms(price, item), quantity), s.currency)} ${every}`;
   }
 
   private actions(id: number, now: Date): PortalActions {

@@ -18,7 +18,7 @@ import {
 } from '../customer/customer-activity';
 import { IntervalUnit } from './billing-period';
 import { amountFor } from './pricing';
-import { priceTerms, renewalDiscount } from './subscription-billing.service';
+import { itemTerms, renewalDiscount } from './subscription-billing.service';
 import { SubscriptionRepository } from './subscription.repository';
 import { STATUS_FORMATTED } from './subscription.state';
 
@@ -94,7 +94,7 @@ export class SubscriptionCustomerActivity
         price &&
         !item.isUsageBased
       ) {
-        const amount = amountFor(priceTerms(price), item.quantity);
+        const amount = amountFor(itemTerms(price, item), item.quantity);
         const perPeriod = amount - renewalDiscount(s, amount, s.renewsAt);
         const monthly = share(
           perPeriod,
@@ -129,7 +129,7 @@ export class SubscriptionCustomerActivity
         endsAt: s.endsAt,
         priceFormatted:
           item && price && !item.isUsageBased
-            ? `${formatMoney(amountFor(priceTerms(price), item.quantity), s.currency)} / ${s.intervalQuantity > 1 ? `${s.intervalQuantity} ` : ''}${s.intervalUnit}${s.intervalQuantity > 1 ? 's' : ''}`
+            ? `${formatMoney(amountFor(itemTerms(price, item), item.quantity), s.currency)} / ${s.intervalQuantity > 1 ? `${s.intervalQuantity} ` : ''}${s.intervalUnit}${s.intervalQuantity > 1 ? 's' : ''}`
             : null,
         terms: renewalTerms(s, item, price),
         manageUrl: this.signedUrls.sign(

@@ -229,6 +229,8 @@ export class SubscriptionService {
       price,
     );
     item.priceId = price.id;
+    // A custom price was the old plan's; the new plan costs its own price.
+    item.customUnitPrice = null;
     item.updatedAt = now;
     await this.subscriptions.saveItem(manager, item);
     s.variantId = variant.id;

@@ -87,7 +87,7 @@ export class PurchaseSettlement implements OnModuleInit {
   /**
    * The second step of a purchase, in the settling transaction: the pending
    * order becomes `paid` (with `order_created`, then the extensions:
-   * subscription, license keys …) or `failed`.
+   * subscription, license keys …, then its invoice number) or `failed`.
    */
   private async settlePurchase(
     manager: EntityManager,
@@ -133,5 +133,7 @@ export class PurchaseSettlement implements OnModuleInit {
       customData: order.customData,
       payment: { paymentId: outcome.paymentId, method },
     });
+    // Last: the number's counter row stays locked until the commit.
+    await this.orders.assignInvoiceNumber(manager, order, now);
   }
 }

@@ -18,7 +18,10 @@ import {
 import { PaymentGateways } from '../payment/payment-gateways';
 import { Outbox } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
-import { InvoiceNumbers } from '../store/invoice-numbers';
+import {
+  invoiceNumberPlaceholder,
+  InvoiceNumbers,
+} from '../store/invoice-numbers';
 import { Order } from './order.entity';
 import { OrderReceipts } from './order-receipts';
 import { OrderRepository, OrderView } from './order.repository';
@@ -208,7 +211,11 @@ export class OrderService implements OnModuleInit {
     });
   }
 
-  /** A pending order's payment went through: it is `paid`, with `order_created`. */
+  /**
+   * A pending order's payment went through: it is `paid`, with
+   * `order_created`. Its invoice number is a placeholder until the caller
+   * calls `assignInvoiceNumber`, last before the commit.
+   */
   async markPaid(
     manager: EntityManager,
     order: OrderView,
@@ -220,12 +227,8 @@ export class OrderService implements OnModuleInit {
       paymentReference: paymentId,
       updatedAt: now,
     });
-    order.invoiceNumber = await this.invoiceNumbers.assign(
-      manager,
-      'orders',
-      order,
-      now,
-    );
+    order.invoiceNumber = invoiceNumberPlaceholder();
+    this.outbox.watch(manager, order.invoiceNumber);
     await this.outbox.record(manager, {
       name: 'order_created',
       storeId: order.storeId,
@@ -234,6 +237,28 @@ export class OrderService implements OnModuleInit {
       record: order,
       customData: order.customData,
     });
+  }
+
+  /**
+   * Gives an order `markPaid` settled the store's next invoice number, in
+   * place of its placeholder everywhere the transaction wrote it (the
+   * order, its subscription's initial invoice, the events). The store's
+   * counter row stays locked until the commit, serialising the store's
+   * sales: call it as the transaction's last statement.
+   */
+  async assignInvoiceNumber(
+    manager: EntityManager,
+    order: OrderView,
+    now: Date,
+  ): Promise<void> {
+    const placeholder = order.invoiceNumber!;
+    order.invoiceNumber = await this.invoiceNumbers.assign(
+      manager,
+      'orders',
+      order,
+      now,
+      { placeholder, events: this.outbox.carrying(manager, placeholder) },
+    );
   }
 
   /**

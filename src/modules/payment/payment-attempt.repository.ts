@@ -72,6 +72,17 @@ export class PaymentAttemptRepository {
   }
 
   /**
+   * Serialises the refunds of the processor's payment `paymentId` until the
+   * transaction ends, whichever record they go through (an order and its
+   * subscription's initial invoice are locked apart).
+   */
+  async lockPayment(manager: EntityManager, paymentId: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+      `payment:${paymentId}`,
+    ]);
+  }
+
+  /**
    * Every refund attempt on the processor's payment `paymentId` in the
    * store (settled or not, of every record it paid: an order and its
    * subscription's first invoice share one), to match the processor's list.

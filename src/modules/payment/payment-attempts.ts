@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { RefundErrors } from '../../common/common.errors';
 import { nextRefund, Refundable } from '../../common/refunds';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -159,6 +160,21 @@ export class PaymentAttempts {
       this.clock.now(),
       pending,
     );
+    // One payment can be two refundable records: a subscription's first
+    // order and its initial invoice describe the same charge. Refunding
+    // through both would give the money back twice at the processor, and
+    // sharing one balance between them would leave each record's refunded
+    // amount wrong. So a payment is refunded through the record its first
+    // refund went through, and the other refuses (422).
+    await this.attempts.lockPayment(manager, next.paymentId);
+    const elsewhere = (
+      await this.attempts.refundsOfPayment(manager, record, next.paymentId)
+    ).some(
+      (attempt) =>
+        (attempt.status === 'pending' || attempt.status === 'succeeded') &&
+        (attempt.purpose !== purpose || attempt.subjectId !== record.id),
+    );
+    if (elsewhere) throw RefundErrors.refundedElsewhere(refund.noun);
     await this.gateways.forPayment(
       record.storeId,
       record.testMode,

@@ -13,6 +13,33 @@ import {
 } from './payment.errors';
 import { fromStripeAmount, toStripeAmount } from './stripe-amounts';
 
+/**
+ * Stripe's 409 while another request with the same Idempotency-Key is still
+ * being processed (a timed-out call replayed by the sweeper, two settlers of
+ * one attempt). That request's outcome is the answer: Stripe advises
+ * retrying after a short backoff, when the stored answer is replayed.
+ */
+const KEY_IN_USE = 'idempotency_key_in_use';
+/** The waits before each retry of a request whose key is in use (ms). */
+const KEY_IN_USE_BACKOFF_MS = [500, 1_000, 2_000];
+
+/**
+ * A request whose Idempotency-Key stayed in use through every retry. Not an
+ * AppError: the payment attempt stays pending (nothing is known to have
+ * failed) and the payment sweeper replays it once the other request is done.
+ */
+export class IdempotencyKeyInUseError extends Error {
+  constructor(detail: string) {
+    super(
+      `Stripe is still processing another request with this key: ${detail}`,
+    );
+    this.name = 'IdempotencyKeyInUseError';
+  }
+}
+
+const keyInUse = (error: unknown): error is Stripe.errors.StripeError =>
+  error instanceof Stripe.errors.StripeError && error.code === KEY_IN_USE;
+
 /** What Zest reads of a PaymentIntent or SetupIntent. */
 export interface StripeIntent {
   id: string;
@@ -275,24 +302,40 @@ export class StripePaymentGateway implements PaymentGateway {
     });
   }
 
-  /** Stripe's refusals as AppErrors (422); outages and unknowns thrown as they are. */
+  /**
+   * Stripe's refusals as AppErrors (422); outages and unknowns thrown as they
+   * are. A request whose Idempotency-Key is in use is retried after a
+   * backoff, then thrown as IdempotencyKeyInUseError (left pending).
+   */
   private async call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (
-        error instanceof Stripe.errors.StripeAuthenticationError ||
-        error instanceof Stripe.errors.StripePermissionError
-      )
-        throw stripeCredentialsRejected();
-      if (
-        error instanceof Stripe.errors.StripeInvalidRequestError ||
-        error instanceof Stripe.errors.StripeIdempotencyError
-      )
-        throw stripeRefused(error.message, error.code);
-      throw error;
+    for (let retry = 0; ; retry++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!keyInUse(error)) throw refusal(error);
+        if (retry >= KEY_IN_USE_BACKOFF_MS.length)
+          throw new IdempotencyKeyInUseError(error.message);
+        await new Promise((resolve) =>
+          setTimeout(resolve, KEY_IN_USE_BACKOFF_MS[retry]),
+        );
+      }
     }
   }
+}
+
+/** A Stripe error as Zest answers it: refusals as AppErrors, the rest as it is. */
+function refusal(error: unknown): unknown {
+  if (
+    error instanceof Stripe.errors.StripeAuthenticationError ||
+    error instanceof Stripe.errors.StripePermissionError
+  )
+    return stripeCredentialsRejected();
+  if (
+    error instanceof Stripe.errors.StripeInvalidRequestError ||
+    error instanceof Stripe.errors.StripeIdempotencyError
+  )
+    return stripeRefused(error.message, error.code);
+  return error;
 }
 
 function customerId(

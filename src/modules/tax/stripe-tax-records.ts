@@ -75,7 +75,43 @@ export class StripeTaxRecords {
   }
 
   /**
-   * A refund of such an order: its reversal is owed. Called in the refund's
+   * The order a subscription was bought with, locked (reversals of its sale
+   * are numbered under that lock), as a tax record is made from it.
+   */
+  async lockOrderOf(
+    manager: EntityManager,
+    subscriptionId: number,
+  ): Promise<TaxedOrder | null> {
+    const [row] = (await manager.query(
+      `SELECT o.id, o.store_id, o.test_mode, o.identifier, o.currency,
+              o.tax_rate_source
+         FROM subscriptions s JOIN orders o ON o.id = s.order_id
+        WHERE s.id = $1
+          FOR UPDATE OF o`,
+      [subscriptionId],
+    )) as {
+      id: number;
+      store_id: number;
+      test_mode: boolean;
+      identifier: string;
+      currency: string;
+      tax_rate_source: string | null;
+    }[];
+    return row
+      ? {
+          id: row.id,
+          storeId: row.store_id,
+          testMode: row.test_mode,
+          identifier: row.identifier,
+          currency: row.currency,
+          taxRateSource: row.tax_rate_source,
+        }
+      : null;
+  }
+
+  /**
+   * A refund of such an order (or of its subscription's initial invoice):
+   * its reversal is owed. Called in the refund's
    * transaction, under the order's row lock, so the count numbers refunds.
    */
   async owedForRefund(

@@ -62,13 +62,28 @@ export class StripeTaxHooks
     manager: EntityManager,
     event: OutboxEvent<unknown>,
   ): Promise<void> {
-    if (event.name !== 'order_refunded') return;
-    const order = event.record as TaxedOrder;
-    await this.records.owedForRefund(
+    const amount = event.detail?.refund_amount ?? 0;
+    if (event.name === 'order_refunded') {
+      const order = event.record as TaxedOrder;
+      await this.records.owedForRefund(manager, order, amount);
+      this.written(manager);
+      return;
+    }
+    // A subscription's initial invoice is its order's sale (one payment, one
+    // Stripe Tax transaction under the order): its refund reverses that.
+    // Renewal invoices have no Stripe Tax transaction to reverse.
+    if (event.name !== 'subscription_payment_refunded') return;
+    const invoice = event.record as {
+      subscriptionId: number;
+      billingReason: string;
+    };
+    if (invoice.billingReason !== 'initial') return;
+    const order = await this.records.lockOrderOf(
       manager,
-      order,
-      event.detail?.refund_amount ?? 0,
+      invoice.subscriptionId,
     );
+    if (!order) return;
+    await this.records.owedForRefund(manager, order, amount);
     this.written(manager);
   }
 

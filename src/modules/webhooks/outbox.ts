@@ -69,6 +69,11 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
   /** Transactions that wrote events and have not committed yet. */
   private readonly pending = new WeakSet<QueryRunner>();
   private readonly listeners: OutboxListener[] = [];
+  /**
+   * Per open transaction: the placeholders `watch` was given, each with the
+   * ids of the events recorded since whose payload carries it.
+   */
+  private readonly watched = new WeakMap<QueryRunner, Map<string, string[]>>();
 
   constructor(
     @Inject(RESOURCE_OBJECTS) private readonly resources: ResourceObjects,
@@ -94,20 +99,26 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
     manager: EntityManager,
     event: OutboxEvent<T>,
   ): Promise<void> {
-    const data = this.resources.render(event.resource, event.record);
-    await transactionQuery(
+    const data = JSON.stringify(
+      this.resources.render(event.resource, event.record),
+    );
+    const placeholders = [...(this.watchedIn(manager)?.entries() ?? [])].filter(
+      ([placeholder]) => data.includes(placeholder),
+    );
+    const rows = await transactionQuery<{ id: string }>(
       manager,
       `INSERT INTO webhook_events (name, store_id, test_mode, data, custom_data)
-       VALUES ($1, $2, $3, $4, $5)`,
+       VALUES ($1, $2, $3, $4, $5) RETURNING id`,
       [
         event.name,
         event.storeId,
         event.testMode,
-        JSON.stringify(data),
+        data,
         event.customData ? JSON.stringify(event.customData) : null,
       ],
       'webhook-events.insert',
     );
+    for (const [, ids] of placeholders) ids.push(String(rows[0].id));
     this.recorded(manager);
     for (const listener of this.listeners)
       await listener.onOutboxEvent(manager, event);
@@ -179,6 +190,31 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
     return [parts[0], parts[1]];
   }
 
+  /**
+   * Remembers, until this transaction ends, which events recorded from now
+   * on carry `placeholder` (a value drawn later in the transaction, such as
+   * an invoice number taken as its last statement): `carrying` lists them,
+   * for that statement to put the value in their payloads.
+   */
+  watch(manager: EntityManager, placeholder: string): void {
+    const runner = manager.queryRunner;
+    if (!runner?.isTransactionActive)
+      throw new Error('Outbox.watch needs an open transaction');
+    let watched = this.watched.get(runner);
+    if (!watched) this.watched.set(runner, (watched = new Map()));
+    watched.set(placeholder, []);
+  }
+
+  /** The ids of the events recorded since `watch(manager, placeholder)` that carry it. */
+  carrying(manager: EntityManager, placeholder: string): string[] {
+    return this.watchedIn(manager)?.get(placeholder) ?? [];
+  }
+
+  private watchedIn(manager: EntityManager) {
+    const runner = manager.queryRunner;
+    return runner ? this.watched.get(runner) : undefined;
+  }
+
   /** The relay is nudged once the event is visible: after the commit, if any. */
   private recorded(manager: EntityManager) {
     const runner = manager.queryRunner;
@@ -189,13 +225,16 @@ export class Outbox implements OnModuleInit, EntitySubscriberInterface {
   afterTransactionCommit(event: TransactionCommitEvent) {
     const runner = event.queryRunner;
     // A released savepoint is not the commit; wait for the outermost one.
-    if (runner.isTransactionActive || !this.pending.has(runner)) return;
+    if (runner.isTransactionActive) return;
+    this.watched.delete(runner);
+    if (!this.pending.has(runner)) return;
     this.pending.delete(runner);
     this.relay.nudge();
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent) {
-    if (!event.queryRunner.isTransactionActive)
-      this.pending.delete(event.queryRunner);
+    if (event.queryRunner.isTransactionActive) return;
+    this.pending.delete(event.queryRunner);
+    this.watched.delete(event.queryRunner);
   }
 }

@@ -161,6 +161,8 @@ interface Account {
   } | null;
   /** The PaymentMethods' test card behaviour, by id. */
   cards: Map<string, TestCard>;
+  /** Idempotency keys of POSTs still being processed (see `slowRequests`). */
+  inFlight: Set<string>;
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -215,6 +217,8 @@ export class StripeDouble {
   private failures = 0;
   /** How many of the next API requests never answer (a client timeout). */
   private hangs = 0;
+  /** Processing time of the next requests to a path (see `slowRequests`). */
+  private readonly slow: { path: string; count: number; ms: number }[] = [];
   private readonly hung = new Set<ServerResponse>();
   /** Stripe Tax: calculations, transactions, reversals. */
   private readonly tax = new StripeTaxDouble();
@@ -269,6 +273,16 @@ export class StripeDouble {
    */
   failRequests(count: number) {
     this.failures = count;
+  }
+
+  /**
+   * The next `count` POSTs to `path` take `ms` to process. Meanwhile their
+   * Idempotency-Key is in use: another request with it answers Stripe's 409
+   * `idempotency_key_in_use` (Stripe's client retries a 409 up to its
+   * `maxNetworkRetries`); once processed, it replays the stored answer.
+   */
+  slowRequests(path: string, ms: number, count = 1) {
+    this.slow.push({ path, count, ms });
   }
 
   /** The next `count` API requests get no answer at all: the client times out. */
@@ -419,6 +433,7 @@ export class StripeDouble {
         livemode: secretKey.includes('_live_'),
         objects: new Map(),
         idempotency: new Map(),
+        inFlight: new Set(),
         webhook: null,
         cards: new Map(),
       };
@@ -534,6 +549,29 @@ export class StripeDouble {
         send(seen.status, seen.body, true);
         return;
       }
+      if (account.inFlight.has(idempotencyKey)) {
+        send(
+          409,
+          JSON.stringify({
+            error: {
+              type: 'invalid_request_error',
+              code: 'idempotency_key_in_use',
+              message:
+                'There is currently another in-progress request using this Idempotent Key (probably because of a timeout). Please retry this request later.',
+            },
+          }),
+        );
+        return;
+      }
+    }
+    const slow = this.slow.find(
+      (s) => s.count > 0 && method === 'POST' && s.path === url.pathname,
+    );
+    if (slow) {
+      slow.count--;
+      if (idempotencyKey) account.inFlight.add(idempotencyKey);
+      await new Promise((resolve) => setTimeout(resolve, slow.ms));
+      if (idempotencyKey) account.inFlight.delete(idempotencyKey);
     }
     let status = 200;
     let body: string;
