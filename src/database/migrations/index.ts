@@ -30,6 +30,7 @@ import { VariantQuantityLimits1795672000000 } from './1795672000000-variant-quan
 import { CustomerBillingAddress1795672100000 } from './1795672100000-customer-billing-address';
 import { SellerInvoices1795680000000 } from './1795680000000-seller-invoices';
 import { SubscriptionCustomPrice1795684100000 } from './1795684100000-subscription-custom-price';
+import { StripeTaxInvoices1795690000000 } from './1795690000000-stripe-tax-invoices';
 
 /** Every migration, oldest first. A new migration is one more line here. */
 export const migrations = [
@@ -65,4 +66,5 @@ export const migrations = [
   CustomerBillingAddress1795672100000,
   SellerInvoices1795680000000,
   SubscriptionCustomPrice1795684100000,
+  StripeTaxInvoices1795690000000,
 ];

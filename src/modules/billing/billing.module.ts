@@ -16,6 +16,7 @@ import { ProrationCharges } from './proration-charges';
 import { InvoiceRevenue } from './invoice-revenue';
 import { BILLING_RENEWAL_QUEUE } from './renewal.queue';
 import { RenewalService } from './renewal.service';
+import { RenewalTax } from './renewal-tax';
 import {
   SUBSCRIPTION_END_FOLLOWER,
   SubscriptionBilling,
@@ -93,6 +94,7 @@ import { UsageRecordService } from './usage-record.service';
     InvoiceCollection,
     ProrationCharges,
     RenewalService,
+    RenewalTax,
     SubscriptionService,
     SubscriptionItemService,
     UsageRecordService,

@@ -16,6 +16,7 @@ import { SubscriptionRepository } from './subscription.repository';
 import { transition } from './subscription.state';
 import { nextRetryAt, renewalChargeKey } from './dunning';
 import { InvoiceCollection, SUBSCRIPTION_RENEWAL } from './invoice-collection';
+import { RenewalQuotes, RenewalTax, RenewalTaxQuoteNeeded } from './renewal-tax';
 
 export interface SweepResult {
   /** Steps taken: renewals, retries, unpauses, skipped paused periods, expiries. */
@@ -39,6 +40,7 @@ export class RenewalService {
     private readonly billing: SubscriptionBilling,
     private readonly collection: InvoiceCollection,
     private readonly transactions: Transactions,
+    private readonly renewalTax: RenewalTax,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -46,10 +48,12 @@ export class RenewalService {
    * Everything due at `asOf`, including periods missed while no sweep ran.
    * A step that charges commits the charge as a pending payment attempt;
    * the processor is called after that commit and the outcome settled in a
-   * transaction of its own (InvoiceCollection).
+   * transaction of its own (InvoiceCollection). A Stripe Tax store's
+   * renewal first rolls back for a calculation, made between transactions.
    */
   async sweep(asOf: Date): Promise<SweepResult> {
     const stuck: number[] = [];
+    const quotes: RenewalQuotes = new Map();
     let steps = 0;
     for (;;) {
       let taken: { id: number; charge: PaymentAttempt | null } | null;
@@ -58,7 +62,7 @@ export class RenewalService {
           const s = await this.subscriptions.lockNextDue(manager, asOf, stuck);
           if (!s) return null;
           const before = s.nextActionAt?.getTime() ?? null;
-          const charge = await this.step(manager, s, asOf);
+          const charge = await this.step(manager, s, asOf, quotes);
           // A step that leaves the subscription due at the same instant would loop.
           if (
             s.nextActionAt &&
@@ -70,6 +74,10 @@ export class RenewalService {
           return { id: s.id, charge };
         });
       } catch (error) {
+        if (error instanceof RenewalTaxQuoteNeeded) {
+          await this.quote(error, quotes, stuck);
+          continue;
+        }
         this.logger.error({ err: error }, 'Renewal step failed');
         throw error;
       }
@@ -79,11 +87,40 @@ export class RenewalService {
     }
   }
 
+  /**
+   * Stripe Tax's calculation for a renewal, outside any transaction. As a
+   * checkout does when Stripe Tax fails (503, nothing written, never a
+   * guessed tax), the renewal is not invoiced nor charged: the
+   * subscription stays due, is skipped for the rest of this sweep and is
+   * tried again by the next one. A second stale calculation in one sweep
+   * (the amount keeps changing) is skipped the same way.
+   */
+  private async quote(
+    needed: RenewalTaxQuoteNeeded,
+    quotes: RenewalQuotes,
+    stuck: number[],
+  ): Promise<void> {
+    const id = needed.subscriptionId;
+    if (quotes.has(id)) {
+      stuck.push(id);
+      return;
+    }
+    try {
+      quotes.set(id, await this.renewalTax.quote(needed.request));
+    } catch (error) {
+      this.logger.warn(
+        `Renewal of subscription ${id} waits for Stripe Tax: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      stuck.push(id);
+    }
+  }
+
   /** One due action of a locked subscription; a charge to make once it commits. */
   async step(
     manager: EntityManager,
     s: Subscription,
     asOf: Date,
+    quotes?: RenewalQuotes,
   ): Promise<PaymentAttempt | null> {
     switch (s.status) {
       case 'cancelled':
@@ -117,7 +154,7 @@ export class RenewalService {
         return null;
       case 'on_trial':
       case 'active':
-        return s.renewsAt <= asOf ? this.renew(manager, s, asOf) : null;
+        return s.renewsAt <= asOf ? this.renew(manager, s, asOf, quotes) : null;
       case 'past_due':
         return s.renewsAt <= asOf ? this.retry(manager, s, asOf) : null;
       case 'unpaid':
@@ -132,11 +169,15 @@ export class RenewalService {
    * prorations; a credit larger than the invoice carries over. The charge
    * is returned, to make once this transaction commits; its outcome moves
    * the subscription (paid: active; refused: past_due, see dunning.ts).
+   * With `quotes` (the sweep), a Stripe Tax store's invoice is priced by its
+   * own calculation (RenewalTax); without (a trial ended through the API),
+   * by the subscription's terms.
    */
   async renew(
     manager: EntityManager,
     s: Subscription,
     now: Date,
+    quotes?: RenewalQuotes,
   ): Promise<PaymentAttempt | null> {
     const start = s.renewsAt;
     const wasTrial = s.status === 'on_trial';
@@ -159,13 +200,23 @@ export class RenewalService {
     s.renewsAt = periodEndOf(s, start);
     if (wasTrial) s.trialEndsAt = null;
     const subtotal = linesTotal(lines);
+    const discountTotal = renewalDiscount(s, subtotal, start);
+    const tax = quotes
+      ? await this.renewalTax.terms(
+          manager,
+          s,
+          subtotal - Math.min(discountTotal, subtotal),
+          quotes,
+        )
+      : null;
     const invoice = await this.billing.createInvoice(manager, s, {
       reason: 'renewal',
       lines,
-      discountTotal: renewalDiscount(s, subtotal, start),
+      discountTotal,
       periodStart: start,
       periodEnd: s.renewsAt,
       now,
+      tax,
     });
     transition(s, 'active');
     s.failedAttempts = 0;

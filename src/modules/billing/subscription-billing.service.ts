@@ -42,6 +42,16 @@ export interface SubscriptionEndFollower {
   ): Promise<unknown>;
 }
 
+/** The tax an invoice is priced by. */
+export interface InvoiceTaxTerms {
+  taxName: string | null;
+  /** Percent, as numeric text or a number. */
+  taxRate: string;
+  taxNote: string | null;
+  /** `stripe_tax:taxcalc_…` when a Stripe Tax calculation priced it. */
+  taxRateSource: string | null;
+}
+
 const PORTAL_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export const priceTerms = (price: Price): PriceTerms => ({
@@ -245,7 +255,11 @@ export class SubscriptionBilling {
     return new Map(prices.map((p) => [p.id, p]));
   }
 
-  /** A new invoice in `pending`, totals computed from the subscription's frozen tax terms. */
+  /**
+   * A new invoice in `pending`, totals computed from the subscription's
+   * frozen tax terms, or from `tax` when the renewal was priced afresh
+   * (Stripe Tax, see RenewalTax).
+   */
   async createInvoice(
     manager: EntityManager,
     s: Subscription,
@@ -257,15 +271,22 @@ export class SubscriptionBilling {
       periodStart: Date;
       periodEnd: Date;
       now: Date;
+      tax?: InvoiceTaxTerms | null;
     },
   ): Promise<SubscriptionInvoice> {
+    const tax: InvoiceTaxTerms = input.tax ?? {
+      taxName: s.taxName,
+      taxRate: s.taxRate,
+      taxNote: s.taxNote,
+      taxRateSource: null,
+    };
     const usd = await this.rates.usdRate(s.currency, manager);
     const subtotal = linesTotal(input.lines);
     if (subtotal < 0) throw new Error('An invoice subtotal cannot be negative');
     const amounts = invoiceAmounts({
       lines: input.lines,
       discountTotal: input.discountTotal ?? 0,
-      taxRate: s.taxRate,
+      taxRate: tax.taxRate,
       taxInclusive: s.taxInclusive,
       currency: s.currency,
       usdRate: usd.rate,
@@ -287,9 +308,7 @@ export class SubscriptionBilling {
       refundedAt: null,
       ...amounts,
       taxInclusive: s.taxInclusive,
-      taxNote: s.taxNote,
-      taxName: s.taxName,
-      taxRate: s.taxRate,
+      ...tax,
       lines: input.lines,
       refundedAmount: 0,
       refundedAmountUsd: 0,

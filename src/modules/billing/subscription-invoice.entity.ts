@@ -94,6 +94,14 @@ export class SubscriptionInvoice {
   @Column({ name: 'tax_rate', type: 'numeric' })
   taxRate: string;
 
+  /**
+   * A renewal of a Stripe Tax store: `stripe_tax:taxcalc_…`, the calculation
+   * that priced it (its tax transaction is recorded from it); else null.
+   * Never rendered.
+   */
+  @Column({ name: 'tax_rate_source', type: 'text', nullable: true })
+  taxRateSource: string | null;
+
   /** What the subtotal is made of; the lines sum to it. */
   @Column({ type: 'jsonb' })
   lines: InvoiceLineRecord[];
