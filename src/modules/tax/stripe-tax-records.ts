@@ -15,6 +15,20 @@ export interface TaxedOrder {
   taxRateSource: string | null;
 }
 
+/**
+ * A sale with a tax transaction of its own: an order, or a renewal invoice
+ * priced by its own calculation (`identifier`: the order's, then
+ * `-invoice-<id>`).
+ */
+interface TaxedSale extends TaxedOrder {
+  column: 'order_id' | 'subscription_invoice_id';
+}
+
+const saleOf = (order: TaxedOrder): TaxedSale => ({
+  ...order,
+  column: 'order_id',
+});
+
 interface OpenRecord {
   id: number;
   store_id: number;
@@ -38,7 +52,8 @@ export function calculationOf(order: TaxedOrder): string | null {
 
 /**
  * The tax transactions and reversals owed to Stripe Tax. The transaction
- * that pays an order (or records its refund) writes a row here, the marker;
+ * that pays an order or a renewal invoice priced by Stripe Tax (or records
+ * its refund) writes a row here, the marker;
  * the worker then calls Stripe outside any transaction with the row's
  * reference as Stripe's reference and idempotency key, and marks the row
  * recorded only where it still is open: two workers, a retried job or a
@@ -55,23 +70,82 @@ export class StripeTaxRecords {
   ) {}
 
   /** A paid order priced by Stripe Tax: its tax transaction is owed (once). */
-  async owedForSale(manager: EntityManager, order: TaxedOrder): Promise<void> {
-    const calculation = calculationOf(order);
-    if (!calculation) return;
+  owedForSale(manager: EntityManager, order: TaxedOrder): Promise<boolean> {
+    return this.oweSale(manager, saleOf(order));
+  }
+
+  /**
+   * A paid renewal invoice priced by its own calculation: its tax
+   * transaction is owed (once, however often its payment is reported).
+   */
+  async owedForInvoice(
+    manager: EntityManager,
+    invoiceId: number,
+  ): Promise<boolean> {
+    const invoice = await this.lockInvoice(manager, invoiceId);
+    return invoice ? this.oweSale(manager, invoice) : false;
+  }
+
+  private async oweSale(
+    manager: EntityManager,
+    sale: TaxedSale,
+  ): Promise<boolean> {
+    const calculation = calculationOf(sale);
+    if (!calculation) return false;
     await manager.query(
       `INSERT INTO stripe_tax_records
-         (store_id, test_mode, order_id, kind, reference, calculation_id, created_at)
+         (store_id, test_mode, ${sale.column}, kind, reference, calculation_id, created_at)
        VALUES ($1, $2, $3, 'transaction', $4, $5, $6)
        ON CONFLICT (store_id, test_mode, reference) DO NOTHING`,
       [
-        order.storeId,
-        order.testMode,
-        order.id,
-        order.identifier,
+        sale.storeId,
+        sale.testMode,
+        sale.id,
+        sale.identifier,
         calculation,
         this.clock.now(),
       ],
     );
+    return true;
+  }
+
+  /**
+   * A renewal invoice, locked (its reversals are numbered under that lock),
+   * when a calculation of its own priced it; else null (its tax is the
+   * subscription's sale's, or none was calculated).
+   */
+  async lockInvoice(
+    manager: EntityManager,
+    invoiceId: number,
+  ): Promise<TaxedSale | null> {
+    const [row] = (await manager.query(
+      `SELECT i.id, i.store_id, i.test_mode, o.identifier, i.currency,
+              i.tax_rate_source
+         FROM subscription_invoices i
+         JOIN subscriptions s ON s.id = i.subscription_id
+         JOIN orders o ON o.id = s.order_id
+        WHERE i.id = $1 AND i.tax_rate_source IS NOT NULL
+          FOR UPDATE OF i`,
+      [invoiceId],
+    )) as {
+      id: number;
+      store_id: number;
+      test_mode: boolean;
+      identifier: string;
+      currency: string;
+      tax_rate_source: string;
+    }[];
+    return row
+      ? {
+          column: 'subscription_invoice_id',
+          id: row.id,
+          storeId: row.store_id,
+          testMode: row.test_mode,
+          identifier: `${row.identifier}-invoice-${row.id}`,
+          currency: row.currency,
+          taxRateSource: row.tax_rate_source,
+        }
+      : null;
   }
 
   /**
@@ -114,30 +188,49 @@ export class StripeTaxRecords {
    * its reversal is owed. Called in the refund's
    * transaction, under the order's row lock, so the count numbers refunds.
    */
-  async owedForRefund(
+  owedForRefund(
     manager: EntityManager,
     order: TaxedOrder,
     amount: number,
-  ): Promise<void> {
-    if (!calculationOf(order) || !(amount > 0)) return;
+  ): Promise<boolean> {
+    return this.oweReversal(manager, saleOf(order), amount);
+  }
+
+  /** A refund of a renewal invoice priced by its own calculation: its reversal is owed. */
+  async owedForInvoiceRefund(
+    manager: EntityManager,
+    invoiceId: number,
+    amount: number,
+  ): Promise<boolean> {
+    const invoice = await this.lockInvoice(manager, invoiceId);
+    return invoice ? this.oweReversal(manager, invoice, amount) : false;
+  }
+
+  private async oweReversal(
+    manager: EntityManager,
+    sale: TaxedSale,
+    amount: number,
+  ): Promise<boolean> {
+    if (!calculationOf(sale) || !(amount > 0)) return false;
     const [{ count }] = (await manager.query(
       `SELECT count(*)::int AS count FROM stripe_tax_records
-        WHERE order_id = $1 AND kind = 'reversal'`,
-      [order.id],
+        WHERE ${sale.column} = $1 AND kind = 'reversal'`,
+      [sale.id],
     )) as { count: number }[];
     await manager.query(
       `INSERT INTO stripe_tax_records
-         (store_id, test_mode, order_id, kind, reference, refund_amount, created_at)
+         (store_id, test_mode, ${sale.column}, kind, reference, refund_amount, created_at)
        VALUES ($1, $2, $3, 'reversal', $4, $5, $6)`,
       [
-        order.storeId,
-        order.testMode,
-        order.id,
-        `${order.identifier}-refund-${count + 1}`,
+        sale.storeId,
+        sale.testMode,
+        sale.id,
+        `${sale.identifier}-refund-${count + 1}`,
         amount,
         this.clock.now(),
       ],
     );
+    return true;
   }
 
   /**
@@ -148,12 +241,16 @@ export class StripeTaxRecords {
   async recordOpen(limit = 100): Promise<number> {
     const rows = (await this.dataSource.query(
       `SELECT r.id, r.store_id, r.test_mode, r.kind, r.reference,
-              r.calculation_id, r.refund_amount, o.currency,
+              r.calculation_id, r.refund_amount,
+              coalesce(o.currency, i.currency) AS currency,
               sale.stripe_id AS original
          FROM stripe_tax_records r
-         JOIN orders o ON o.id = r.order_id
+         LEFT JOIN orders o ON o.id = r.order_id
+         LEFT JOIN subscription_invoices i ON i.id = r.subscription_invoice_id
          LEFT JOIN stripe_tax_records sale
-           ON sale.order_id = r.order_id AND sale.kind = 'transaction'
+           ON sale.kind = 'transaction'
+          AND (sale.order_id = r.order_id
+               OR sale.subscription_invoice_id = r.subscription_invoice_id)
         WHERE r.recorded_at IS NULL
         ORDER BY r.kind DESC, r.created_at, r.id
         LIMIT $1`,

@@ -20,8 +20,10 @@ import { STRIPE_TAX_QUEUE } from './stripe-tax.queue';
 
 /**
  * Where sales and refunds of Stripe Tax stores become owed tax
- * transactions: the purchase's `tax` extension and `order_refunded`, each
- * in the transaction that makes the change. After that transaction
+ * transactions: the purchase's `tax` extension, `order_refunded`, and a
+ * renewal invoice's `subscription_payment_success` and
+ * `subscription_payment_refunded`, each in the transaction that makes the
+ * change. After that transaction
  * commits, a `record` job is queued for the worker; the job scheduler
  * retries whatever a lost job or an unreachable Stripe left open.
  */
@@ -69,15 +71,35 @@ export class StripeTaxHooks
       this.written(manager);
       return;
     }
-    // A subscription's initial invoice is its order's sale (one payment, one
-    // Stripe Tax transaction under the order): its refund reverses that.
-    // Renewal invoices have no Stripe Tax transaction to reverse.
-    if (event.name !== 'subscription_payment_refunded') return;
+    if (
+      event.name !== 'subscription_payment_success' &&
+      event.name !== 'subscription_payment_refunded'
+    )
+      return;
     const invoice = event.record as {
+      id: number;
       subscriptionId: number;
       billingReason: string;
+      taxRateSource: string | null;
     };
-    if (invoice.billingReason !== 'initial') return;
+    // A renewal priced by a calculation of its own is a sale of its own:
+    // its transaction once paid, its reversals under the invoice.
+    if (invoice.billingReason !== 'initial') {
+      if (!invoice.taxRateSource) return;
+      const owed =
+        event.name === 'subscription_payment_success'
+          ? await this.records.owedForInvoice(manager, invoice.id)
+          : await this.records.owedForInvoiceRefund(
+              manager,
+              invoice.id,
+              amount,
+            );
+      if (owed) this.written(manager);
+      return;
+    }
+    // A subscription's initial invoice is its order's sale (one payment, one
+    // Stripe Tax transaction under the order): its refund reverses that.
+    if (event.name !== 'subscription_payment_refunded') return;
     const order = await this.records.lockOrderOf(
       manager,
       invoice.subscriptionId,
