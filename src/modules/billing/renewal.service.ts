@@ -16,7 +16,11 @@ import { SubscriptionRepository } from './subscription.repository';
 import { transition } from './subscription.state';
 import { nextRetryAt, renewalChargeKey } from './dunning';
 import { InvoiceCollection, SUBSCRIPTION_RENEWAL } from './invoice-collection';
-import { RenewalQuotes, RenewalTax, RenewalTaxQuoteNeeded } from './renewal-tax';
+import {
+  RenewalQuotes,
+  RenewalTax,
+  RenewalTaxQuoteNeeded,
+} from './renewal-tax';
 
 export interface SweepResult {
   /** Steps taken: renewals, retries, unpauses, skipped paused periods, expiries. */

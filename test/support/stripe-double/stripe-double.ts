@@ -12,6 +12,7 @@ import Stripe from 'stripe';
 import { cardOfNumber, TestCard, testCardOf } from './cards';
 import { invalid, missing, noSuch, StripeError } from './errors';
 import { StripeTaxDouble } from './stripe-tax-double';
+import type { Component } from './stripe-tax-rates';
 
 type StripeObject = Record<string, unknown> & { id: string; object: string };
 type Params = Record<string, unknown>;
@@ -301,6 +302,11 @@ export class StripeDouble {
     registrations: string[] | null = null,
   ) {
     this.tax.configure(this.account(secretKey), headOffice, registrations);
+  }
+
+  /** Stripe Tax's rates change for the account: `{ DE: [{ type: 'vat', percent: '16.0', state: null }] }`. */
+  changeTaxRates(secretKey: string, rates: Record<string, Component[]>) {
+    this.tax.changeRates(this.account(secretKey), rates);
   }
 
   /**

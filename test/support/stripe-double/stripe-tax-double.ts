@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invalid, missing, noSuch } from './errors';
 import {
+  Component,
   EBOOK_RATES,
   EU,
   RATES,
@@ -52,6 +53,11 @@ export class StripeTaxDouble {
     TaxAccount,
     { headOffice: string; registrations: Set<string> | null }
   >();
+  /** Rates an account's calculations use instead of the table's (a rate change). */
+  private readonly changedRates = new WeakMap<
+    TaxAccount,
+    Record<string, Component[]>
+  >();
   /** How much of each transaction (with tax) its reversals took back. */
   private readonly reversedGross = new Map<string, number>();
 
@@ -64,6 +70,14 @@ export class StripeTaxDouble {
     this.settings.set(account, {
       headOffice,
       registrations: registrations ? new Set(registrations) : null,
+    });
+  }
+
+  /** From now on, the account's calculations tax `key` (`DE`, `US-TX`) at these rates. */
+  changeRates(account: TaxAccount, rates: Record<string, Component[]>) {
+    this.changedRates.set(account, {
+      ...this.changedRates.get(account),
+      ...rates,
     });
   }
 
@@ -129,8 +143,9 @@ export class StripeTaxDouble {
       headOffice: 'US',
       registrations: null,
     };
+    const rates = { ...RATES, ...this.changedRates.get(account) };
     const key =
-      state && RATES[`${country}-${state}`] ? `${country}-${state}` : country;
+      state && rates[`${country}-${state}`] ? `${country}-${state}` : country;
     const registered =
       !settings.registrations ||
       settings.registrations.has(country) ||
@@ -171,7 +186,7 @@ export class StripeTaxDouble {
         item.quantity === undefined
           ? 1
           : integerOf(item.quantity, `line_items[${i}][quantity]`);
-      let components = RATES[key] ?? [];
+      let components = rates[key] ?? [];
       if (code === 'txcd_10302000' && EBOOK_RATES[country])
         components = [
           { type: 'vat', percent: EBOOK_RATES[country], state: null },
