@@ -181,9 +181,14 @@ describe('Stripe Tax and a subscription’s initial invoice', () => {
 
     // Stripe Tax unreachable: as at checkout, nothing is written and no tax
     // guessed; the subscription stays due for the next sweep.
-    double.failRequests(1);
+    // (Both subscriptions of the store are due: each asks once.)
+    double.failRequests(2);
     await sweep();
     expect(await renewals()).toHaveLength(0);
+    const none = (await db.query(
+      `SELECT count(*)::int AS n FROM subscription_invoices WHERE billing_reason = 'renewal'`,
+    )) as { n: number }[];
+    expect(none[0].n).toBe(0);
     const [still] = (await db.query(
       `SELECT status, renews_at FROM subscriptions WHERE id = $1`,
       [sub.id],
