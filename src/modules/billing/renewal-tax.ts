@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Customer } from '../customer/customer.entity';
 import { Store } from '../store/store.entity';
-import { TaxEngine, TaxRequest } from '../tax/tax-engine';
+import { TaxDecision, TaxEngine, TaxRequest } from '../tax/tax-engine';
 import type { CalculatedTax } from '../tax/tax-provider';
 import { InvoiceTaxTerms } from './subscription-billing.service';
 import { Subscription } from './subscription.entity';
@@ -54,7 +54,7 @@ export class RenewalTax {
   ): Promise<InvoiceTaxTerms | null> {
     const request = await this.request(manager, s, taxableAmount);
     if (!request) return null;
-    let decision;
+    let decision: TaxDecision;
     try {
       decision = await this.taxes.decide({
         ...request,

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Transactions } from '../../database/transactions';
@@ -112,8 +113,10 @@ export class RenewalService {
     try {
       quotes.set(id, await this.renewalTax.quote(needed.request));
     } catch (error) {
+      // Stripe Tax's answers are AppErrors (503, 422); anything else is a bug.
+      if (!(error instanceof AppError)) throw error;
       this.logger.warn(
-        `Renewal of subscription ${id} waits for Stripe Tax: ${error instanceof Error ? error.message : String(error)}`,
+        `Renewal of subscription ${id} waits for Stripe Tax: ${error.codes.join(', ')}: ${error.message}`,
       );
       stuck.push(id);
     }
