@@ -92,7 +92,8 @@ const UK_REVERSE_CHARGE =
 
 /**
  * The one place a sale's tax is decided, for checkouts, previews and
- * purchases (renewals and refunds reuse what the order froze): the store's
+ * purchases (refunds reuse what the order froze; renewals the subscription's
+ * terms, or a Stripe Tax store's own calculation, see RenewalTax): the store's
  * registrations, B2B reverse charge on a valid EU/UK VAT number from another
  * country, TAX_RATES overriding a country's rate, else the provider's rate
  * for the buyer's country, region and the price's tax code.
