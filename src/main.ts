@@ -11,10 +11,11 @@ import { openDatabase } from './database/database-connection';
  */
 async function main() {
   const config = loadConfig();
-  const [database, { closeOnSignals, createApiApp }, quickstart, migrate] =
+  const [database, { createApiApp }, { closeOnSignals }, quickstart, migrate] =
     await Promise.all([
       openDatabase(config),
       import('./app/bootstrap.js'),
+      import('./app/shutdown.js'),
       import('./app/quickstart.js'),
       import('./database/migrate.js'),
     ]);

@@ -1,5 +1,5 @@
 import { IncomingMessage } from 'node:http';
-import { DynamicModule, Logger as NestLogger, Type } from '@nestjs/common';
+import { DynamicModule, Type } from '@nestjs/common';
 import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import {
@@ -8,10 +8,7 @@ import {
 } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
-import {
-  closeDatabase,
-  DatabaseConnection,
-} from '../database/database-connection';
+import { DatabaseConnection } from '../database/database-connection';
 import { installIdempotency } from '../http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from '../http/idempotency/idempotency.service';
 import { RouteTable } from '../http/json-api/route-table';
@@ -105,42 +102,4 @@ export async function createApiApp(
   // Only the API counts requests: the worker's store never connects.
   app.get(RateLimitStore).open();
   return app;
-}
-
-/**
- * SIGTERM/SIGINT: stop taking requests and let in-flight ones finish, let
- * workers finish their current job, close the database, exit. A shutdown
- * that outlasts SHUTDOWN_TIMEOUT_MS exits non-zero; unfinished jobs are then
- * picked up again by BullMQ's stalled-job check.
- */
-export function closeOnSignals(
-  close: () => Promise<void>,
-  database: DatabaseConnection,
-  config: AppConfig,
-) {
-  const logger = new NestLogger('Shutdown');
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.log(`${signal} received, shutting down`);
-    const timer = setTimeout(() => {
-      logger.error(
-        `Shutdown took longer than ${config.shutdownTimeoutMs} ms, exiting`,
-      );
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    timer.unref();
-    close()
-      .then(() => closeDatabase(database))
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'Shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
 }

@@ -102,7 +102,6 @@ describe(`buyer details in links and logs (${withServices ? 'API and worker proc
       const seed = await runCli(env, ['seed:demo']);
       key = seed.api_key as string;
       storeId = seed.store_id as number;
-      worker = await startZestWorker(env);
     }
     api = spawnZest('main', {
       ...env,
@@ -110,7 +109,11 @@ describe(`buyer details in links and logs (${withServices ? 'API and worker proc
       PUBLIC_BASE_URL: baseUrl,
       HEALTH_PORT: String(await freePort()),
     });
-    await waitForReady(api, `${baseUrl}/health/ready`, 60_000);
+    // The worker and the API start side by side, as their containers do.
+    [worker] = await Promise.all([
+      withServices ? startZestWorker(env) : undefined,
+      waitForReady(api, `${baseUrl}/health/ready`, 60_000),
+    ]);
     if (!withServices) {
       // The embedded quickstart seeds a demo store and keeps its key here.
       key = await eventually(

@@ -2,11 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import { CoreModule } from '../../src/app/core.module';
+import { loadConfig } from '../../src/config/app-config';
+import { ApiKeyService } from '../../src/modules/account/api-key.service';
+import { UserService } from '../../src/modules/account/user.service';
 import {
-  createTestKeyByCli,
   eventually,
   runCli,
   spawnZest,
@@ -65,18 +69,30 @@ describeWithServices(
         HOST: '127.0.0.1',
       };
       await runCli(env, ['migrate']);
-      const user = await runCli(env, [
-        'users:create',
-        '--email',
-        'processes@example.com',
-        '--name',
-        'Processes',
-      ]);
-      await Promise.all(
-        (['a', 'b', 'c', 'd'] as const).map(async (name) => {
-          keys[name] = await createTestKeyByCli(env, user.id, name);
+      // The user and keys are made in this process, through the services the
+      // CLI calls (cli.e2e-spec runs users:create and api-keys:create): one
+      // application context here instead of five CLI processes booting one.
+      const context = await NestFactory.createApplicationContext(
+        CoreModule.forRoot(loadConfig(env), {
+          url: database.url as string,
+          embedded: null,
         }),
+        { logger: false },
       );
+      try {
+        const user = await context.get(UserService).create({
+          email: 'processes@example.com',
+          name: 'Processes',
+        });
+        for (const name of ['a', 'b', 'c', 'd'] as const) {
+          const created = await context
+            .get(ApiKeyService)
+            .create(user.id, 'test', name);
+          keys[name] = { id: created.apiKey.id, key: created.key };
+        }
+      } finally {
+        await context.close();
+      }
       for (let i = 0; i < 2; i++) {
         const port = await freePort();
         const url = `http://127.0.0.1:${port}`;

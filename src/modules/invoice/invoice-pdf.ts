@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { InvoiceView } from './invoice-view';
 import { formatMoney, toWinAnsi } from './invoice-text';
 import { formatPostalAddress } from '../../common/postal-address';
@@ -65,11 +64,14 @@ export function billToLines(view: InvoiceView): string[] {
 /**
  * Renders an invoice as a PDF with real (searchable) text. Pure: the view
  * model in, the file out; it reads nothing but the fonts it is given.
+ * pdfkit loads on the first render, not at start-up (0.14 s of every API
+ * and worker boot, most of which never render an invoice).
  */
-export function renderInvoicePdf(
+export async function renderInvoicePdf(
   view: InvoiceView,
   options: RenderOptions = {},
 ): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const unicode = Boolean(options.fonts?.regular);
   const locale = view.fields.locale ?? DEFAULT_LOCALE;
   const text = (value: string) => (unicode ? value : toWinAnsi(value));
