@@ -43,6 +43,7 @@ export interface FileRowResult {
 
 const RSS_BUDGET_MIB = 64;
 const TUS_CHUNK = 256 * 1024 ** 2;
+const WARM_UP_BYTES = 64 * 1024 ** 2;
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -248,10 +249,14 @@ export async function fileRows(
   const dir = mkdtempSync(join(tmpdir(), 'zest-bench-files-'));
   const base = `http://127.0.0.1:${ctx.port}`;
   const results: FileRowResult[] = [];
+  /** How long each API process took to stop (SIGTERM to exit). */
+  const stopMs: string[] = [];
   const gib = (ctx.size / 1024 ** 3).toFixed(2);
   try {
     const path = join(dir, 'big.bin');
     const expected = await sparseFile(path, ctx.size);
+    const warmPath = join(dir, 'warm.bin');
+    await sparseFile(warmPath, WARM_UP_BYTES);
     const backends = [
       { label: 'local disk', s3: false },
       { label: 'S3', s3: true },
@@ -274,15 +279,21 @@ export async function fileRows(
         const methods = [
           {
             label: `tus, ${TUS_CHUNK / 1024 ** 2} MiB PATCHes`,
-            upload: () =>
-              tusUpload(base, ctx.apiKey, variantId, path, ctx.size),
+            upload: (file: string, size: number) =>
+              tusUpload(base, ctx.apiKey, variantId, file, size),
           },
           {
             label: 'multipart POST /v1/files',
-            upload: () => multipartUpload(base, ctx.apiKey, variantId, path),
+            upload: (file: string) =>
+              multipartUpload(base, ctx.apiKey, variantId, file),
           },
         ];
         for (const method of methods) {
+          // A warm-up through the same path first: what the first request
+          // loads and sizes once (code, the S3 client, V8's young
+          // generation) is not what a large file costs.
+          const warm = await method.upload(warmPath, WARM_UP_BYTES);
+          await resumedDownload(warm.downloadUrl, WARM_UP_BYTES);
           await sleep(1000);
           const rss = new RssSampler(() => ctx.rssMiB(api.pid));
           const failures: string[] = [];
@@ -294,7 +305,7 @@ export async function fileRows(
           let rangeResumed = false;
           try {
             let started = Date.now();
-            const file = await method.upload();
+            const file = await method.upload(path, ctx.size);
             uploadMs = Date.now() - started;
             uploadGrowth = rss.mark();
             started = Date.now();
@@ -331,12 +342,19 @@ export async function fileRows(
           });
         }
       } finally {
+        const stopping = Date.now();
         await ctx.stopApi(api);
+        stopMs.push(
+          `${backend.label} ${((Date.now() - stopping) / 1000).toFixed(1)} s`,
+        );
         await s3?.close();
       }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  process.stderr.write(
+    `[bench] file rows' API processes stopped in: ${stopMs.join(', ')}\n`,
+  );
   return results;
 }
