@@ -386,6 +386,12 @@ describe.each(['local disk', 'S3'])(
         sha256,
       });
       expect(fileObjects()).toHaveLength(objectsBefore + 1);
+      // Of the retry, only its state stays (until it expires), as for any completed upload.
+      expect(uploadObjects()).toHaveLength(1);
+      await t.app
+        .get(FileUploadService)
+        .deleteExpired(Date.now() + 25 * 3600 * 1000);
+      expect(uploadObjects()).toHaveLength(0);
     });
 
     it('refuses a foreign variant, a size past the limit, and terminates', async () => {
