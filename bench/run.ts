@@ -1,20 +1,11 @@
 import { ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  mkdirSync,
-  mkdtempSync,
-  openAsBlob,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { open } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { fileRows } from './files';
 import type { LoadResult, LoadSpec } from './load';
 import type { BenchState } from './state';
 import { GOOD_CARD } from './state';
@@ -79,9 +70,12 @@ const runs = (group: (typeof GROUPS)[number]) =>
 const QUICK = args.quick === true;
 const ROUNDS = Number(args.rounds ?? 3);
 const DURATION = Number(args.duration ?? (QUICK ? 2 : 10));
-const SIZES = QUICK
-  ? { products: 300, small: 1_000, main: 5_000, large: 20_000 }
-  : { products: 10_000, small: 10_000, main: 100_000, large: 1_000_000 };
+/** Only the file rows: they need a variant, not a grown database. */
+const FILES_ONLY = ONLY !== undefined && ONLY.every((g) => g === 'files');
+const SIZES =
+  QUICK || FILES_ONLY
+    ? { products: 300, small: 1_000, main: 5_000, large: 20_000 }
+    : { products: 10_000, small: 10_000, main: 100_000, large: 1_000_000 };
 const ROOT = resolve(__dirname, '..', '..');
 const DIST_BENCH = resolve(__dirname);
 const PG_ADMIN =
@@ -605,29 +599,32 @@ async function main() {
       ? []
       : [await growth(SIZES.small, state, api)];
 
-  started = Date.now();
-  state = await seed([
-    '--orders',
-    String(SIZES.main),
-    ...(args['bulk-growth'] ? ['--bulk'] : []),
-  ]);
-  log(
-    `grown to ${SIZES.main} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
-  await settle(db);
+  if (!FILES_ONLY) {
+    started = Date.now();
+    state = await seed([
+      '--orders',
+      String(SIZES.main),
+      ...(args['bulk-growth'] ? ['--bulk'] : []),
+    ]);
+    log(
+      `grown to ${SIZES.main} orders in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+    await settle(db);
+  }
 
   const productPaths = state.productIds
     .filter((_, i) => i % Math.ceil(state.productIds.length / 200) === 0)
     .map((id) => `/v1/products/${id}`);
   const deepPage = Math.floor(SIZES.main / 10 / 2);
-  await compareOutputs(state, [
-    productPaths[0],
-    productPaths[1],
-    ordersPage(1),
-    ordersPage(deepPage),
-    `/v1/orders/${state.orderIds[0]}`,
-    '/v1/products?include=variants',
-  ]);
+  if (!FILES_ONLY)
+    await compareOutputs(state, [
+      productPaths[0],
+      productPaths[1],
+      ordersPage(1),
+      ordersPage(deepPage),
+      `/v1/orders/${state.orderIds[0]}`,
+      '/v1/products?include=variants',
+    ]);
 
   if (runs('reads'))
     await reads(state, api, baseline, productPaths, ordersPage);
@@ -929,109 +926,45 @@ async function purchases(state: BenchState, api: ChildProcess) {
   });
 }
 
-/**
- * A 2 GiB file (sparse: made in no time, read as zeros) uploaded through
- * `POST /v1/files` and downloaded through its signed link, on a separate
- * API process with local-disk storage: its RSS, sampled every 50 ms, must
- * grow by less than 64 MiB while the bytes pass (streams, not buffers), and
- * the download's SHA-256 must match the upload's.
- */
+/** The file rows (bench/files.ts), on an API process of their own per backend. */
 async function files(state: BenchState) {
-  const size = Math.round(
-    Number(args['file-gib'] ?? (QUICK ? 0.25 : 2)) * 1024 ** 3,
-  );
-  const dir = mkdtempSync(join(tmpdir(), 'zest-bench-files-'));
-  const api = await startExtraApi('api (files)', PORTS.files, {
-    STORAGE_DIR: join(dir, 'storage'),
+  const ticks = cpuTicks();
+  const results = await fileRows({
+    size: Math.round(
+      Number(args['file-gib'] ?? (QUICK ? 0.25 : 2)) * 1024 ** 3,
+    ),
+    port: PORTS.files,
+    apiKey: state.apiKey,
+    productId: state.productIds[0],
+    startApi: (env) => startExtraApi('api (files)', PORTS.files, env),
+    stopApi: stop,
+    rssMiB: (pid) => memory(pid).rss,
   });
-  try {
-    const base = `http://127.0.0.1:${PORTS.files}`;
-    const product = await fetch(
-      `${base}/v1/variants?filter%5Bproduct_id%5D=${state.productIds[0]}`,
-      { headers: auth(state.apiKey) },
-    );
-    const variantId = ((await product.json()) as { data: { id: string }[] })
-      .data[0].id;
-    const path = join(dir, 'big.bin');
-    const handle = await open(path, 'w');
-    await handle.truncate(size);
-    await handle.close();
-    const expected = createHash('sha256');
-    for await (const chunk of createReadStream(path))
-      expected.update(chunk as Buffer);
-    const sha256 = expected.digest('hex');
-
-    await sleep(1000);
-    const before = memory(api.pid).rss;
-    let peak = before;
-    const sampler = setInterval(
-      () => (peak = Math.max(peak, memory(api.pid).rss)),
-      50,
-    );
-    const ticks = cpuTicks();
-    const started = Date.now();
-    const form = new FormData();
-    form.append(
-      'data',
-      JSON.stringify({
-        data: {
-          type: 'files',
-          relationships: {
-            variant: { data: { type: 'variants', id: variantId } },
-          },
-        },
-      }),
-    );
-    form.append('file', await openAsBlob(path), 'big.bin');
-    const uploaded = await fetch(`${base}/v1/files`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${state.apiKey}` },
-      body: form,
-    });
-    const file = (await uploaded.json()) as {
-      data: { attributes: { sha256: string; download_url: string } };
-    };
-    const uploadMs = Date.now() - started;
-    const uploadGrowth = peak - before;
-    // The download is measured from where the upload left the RSS.
-    const beforeDownload = memory(api.pid).rss;
-    peak = beforeDownload;
-    const download = await fetch(file.data.attributes.download_url);
-    const actual = createHash('sha256');
-    for await (const chunk of download.body!) actual.update(chunk);
-    const downloaded = actual.digest('hex');
-    const totalMs = Date.now() - started;
-    clearInterval(sampler);
-    const downloadGrowth = peak - beforeDownload;
-    const ok =
-      uploaded.status === 201 &&
-      download.status === 200 &&
-      file.data.attributes.sha256 === sha256 &&
-      downloaded === sha256;
+  const f = (n: number) => (Number.isNaN(n) ? '?' : n.toFixed(0));
+  for (const r of results)
     addRow({
-      name: `file of ${(size / 1024 ** 3).toFixed(2)} GiB: upload, then download (local disk)`,
+      name: r.name,
       zest: {
-        requestsPerSecond: 2000 / totalMs,
-        okPerSecond: ok ? 2000 / totalMs : 0,
-        p50: uploadMs,
-        p99: totalMs - uploadMs,
-        ok: ok ? 2 : 0,
-        non2xx:
-          (uploaded.status === 201 ? 0 : 1) + (download.status === 200 ? 0 : 1),
-        errors: ok ? 0 : 1,
+        requestsPerSecond: 2000 / Math.max(1, r.uploadMs + r.downloadMs),
+        okPerSecond: r.pass ? 2000 / Math.max(1, r.uploadMs + r.downloadMs) : 0,
+        p50: r.uploadMs,
+        p99: r.downloadMs,
+        ok: r.pass ? 2 : 0,
+        non2xx: 0,
+        errors: r.failures.length,
         timeouts: 0,
         statusCounts: {},
-        peakRssMiB: Math.max(before + uploadGrowth, peak),
+        peakRssMiB: r.peakRssMiB,
         stealPercent: stealSince(ticks),
       },
-      budget: 'API RSS grows < 64 MiB (upload, download)',
-      pass: ok && uploadGrowth < 64 && downloadGrowth < 64,
-      note: `p50 = upload ms, p99 = download ms; RSS +${uploadGrowth.toFixed(0)} MiB uploading, +${downloadGrowth.toFixed(0)} MiB downloading; checksums ${ok ? 'match' : 'DIFFER'}`,
+      budget:
+        'API RSS grows < 64 MiB (upload, download); checksum equal; Range resume 206 at the offset',
+      pass: r.pass,
+      note:
+        `p50 = upload ms, p99 = download ms; RSS +${f(r.uploadGrowthMiB)} MiB uploading, +${f(r.downloadGrowthMiB)} MiB downloading; ` +
+        `checksums ${r.checksumsMatch ? 'match' : 'DIFFER'}; Range resume ${r.rangeResumed ? 'correct' : 'WRONG'}` +
+        (r.failures.length ? `; ${r.failures.join('; ')}` : ''),
     });
-  } finally {
-    await stop(api);
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 async function licenses(state: BenchState, api: ChildProcess) {

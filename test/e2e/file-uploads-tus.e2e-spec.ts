@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import * as tus from 'tus-js-client';
+import { DataSource } from 'typeorm';
 import { FileUploadService } from '../../src/modules/catalog/file-upload.service';
 import {
   createMerchant,
@@ -97,6 +98,8 @@ describe.each(['local disk', 'S3'])(
     let variantId: string;
     /** Stored objects of resumable uploads (state and parts). */
     const uploadObjects = () => storage.objects('uploads');
+    /** Stored objects of recorded files. */
+    const fileObjects = () => storage.objects('files/stores');
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'zest-tus-'));
@@ -258,6 +261,138 @@ describe.each(['local disk', 'S3'])(
       },
       LONG,
     );
+
+    it('answers a completion that fails with its error, keeps no file and no bytes; a retry starts over', async () => {
+      const files = () =>
+        request(t.baseUrl)
+          .get(`/v1/files?filter[variant_id]=${variantId}&page[size]=100`)
+          .set('Authorization', `Bearer ${merchant.testKey}`)
+          .expect(200)
+          .then((r) => r.body.data.map((f: { id: string }) => f.id));
+      const filesBefore = await files();
+      const objectsBefore = fileObjects().length;
+      const size = 3 * MIB + 7;
+      const content = Buffer.alloc(size, 7);
+      content.write('%PDF-1.7\n');
+      const sha256 = createHash('sha256').update(content).digest('hex');
+
+      // An empty upload is complete at creation, and refused there.
+      const empty = await tusRequest(
+        t,
+        'POST',
+        '/v1/files/uploads',
+        merchant.testKey,
+        {
+          'Upload-Length': '0',
+          'Upload-Metadata': metadataHeader({
+            variant: variantId,
+            filename: 'empty.pdf',
+          }),
+        },
+      );
+      expect(empty.status).toBe(422);
+      expect(await codeOf(empty)).toBe('empty_file');
+      expect(uploadObjects()).toHaveLength(0);
+
+      // The database refuses the file's row when the last byte is in.
+      const db = t.app.get(DataSource);
+      await db.query(
+        `CREATE FUNCTION refuse_files() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'files refused by the test'; END $$`,
+      );
+      await db.query(
+        'CREATE TRIGGER refuse_files BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_files()',
+      );
+      let location: string;
+      try {
+        const created = await tusRequest(
+          t,
+          'POST',
+          '/v1/files/uploads',
+          merchant.testKey,
+          {
+            'Upload-Length': String(size),
+            'Upload-Metadata': metadataHeader({
+              variant: variantId,
+              filename: 'manual.pdf',
+            }),
+          },
+        );
+        expect(created.status).toBe(201);
+        location = created.headers.get('location')!;
+        const patch = (offset: number, end: number) =>
+          tusRequest(
+            t,
+            'PATCH',
+            location,
+            merchant.testKey,
+            {
+              'Upload-Offset': String(offset),
+              'Content-Type': 'application/offset+octet-stream',
+            },
+            content.subarray(offset, end),
+          );
+        expect((await patch(0, 2 * MIB)).status).toBe(204);
+        expect(uploadObjects().length).toBeGreaterThan(1);
+        const last = await patch(2 * MIB, size);
+        expect(last.status).toBe(500);
+        expect(last.headers.get('zest-file-id')).toBeNull();
+        expect(await codeOf(last)).toBe('internal_error');
+      } finally {
+        await db.query('DROP TRIGGER refuse_files ON files');
+        await db.query('DROP FUNCTION refuse_files()');
+      }
+      // No file, no bytes: neither the parts nor the file's object stay.
+      expect(await files()).toEqual(filesBefore);
+      expect(uploadObjects()).toHaveLength(0);
+      expect(fileObjects()).toHaveLength(objectsBefore);
+      // The upload is gone: resuming it cannot append to it...
+      expect(
+        (await tusRequest(t, 'HEAD', location, merchant.testKey)).status,
+      ).toBe(404);
+
+      // ...so a client resuming it starts over, and this time it is recorded.
+      const creations: string[] = [];
+      const finished = await new Promise<tus.HttpResponse>(
+        (resolve, reject) => {
+          const retry = new tus.Upload(content, {
+            endpoint: `${t.baseUrl}/v1/files/uploads`,
+            uploadUrl: `${t.baseUrl}${location}`,
+            uploadSize: size,
+            chunkSize: 2 * MIB,
+            headers: { Authorization: `Bearer ${merchant.testKey}` },
+            metadata: { variant: variantId, filename: 'manual.pdf' },
+            storeFingerprintForResuming: false,
+            retryDelays: [],
+            onBeforeRequest: (req) => {
+              if (req.getMethod() === 'POST') creations.push(req.getURL());
+            },
+            onSuccess: ({ lastResponse }) => resolve(lastResponse),
+            onError: reject,
+          });
+          retry.start();
+        },
+      );
+      expect(creations).toHaveLength(1);
+      const fileId = finished.getHeader('Zest-File-Id');
+      expect(fileId).toMatch(/^\d+$/);
+      expect(await files()).toEqual([...filesBefore, fileId]);
+      const file = await request(t.baseUrl)
+        .get(`/v1/files/${fileId}`)
+        .set('Authorization', `Bearer ${merchant.testKey}`)
+        .expect(200);
+      expect(file.body.data.attributes).toMatchObject({
+        name: 'manual.pdf',
+        size,
+        sha256,
+      });
+      expect(fileObjects()).toHaveLength(objectsBefore + 1);
+      // Of the retry, only its state stays (until it expires), as for any completed upload.
+      expect(uploadObjects()).toHaveLength(1);
+      await t.app
+        .get(FileUploadService)
+        .deleteExpired(Date.now() + 25 * 3600 * 1000);
+      expect(uploadObjects()).toHaveLength(0);
+    });
 
     it('refuses a foreign variant, a size past the limit, and terminates', async () => {
       const create = (key: string, length: number, variant = variantId) =>

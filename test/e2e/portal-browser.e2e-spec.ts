@@ -10,6 +10,7 @@ import {
   createVariant,
   Merchant,
 } from '../support/factories';
+import { shoot } from '../support/screenshots';
 import { startTestApp, TestApp } from '../support/test-app';
 
 // Jest runs from the repository root.
@@ -17,7 +18,6 @@ const AXE = readFileSync(
   join('node_modules', 'axe-core', 'axe.min.js'),
   'utf8',
 );
-const SCREENSHOTS = join('docs', 'screenshots');
 
 interface AxeViolation {
   id: string;
@@ -44,24 +44,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
       (v) =>
         `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
-}
-
-/** Screenshots at a phone's and a laptop's width, kept in docs/ for review. */
-async function shoot(page: Page, name: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 800 });
-    // Nothing may overflow the phone's width but scrolling tables.
-    if (width === 375) {
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth,
-      );
-      expect(overflow).toBeLessThanOrEqual(375);
-    }
-    await page.screenshot({
-      path: join(SCREENSHOTS, `${name}-${width}.png`),
-      fullPage: true,
-    });
-  }
 }
 
 describe('the customer portal in a real browser', () => {
@@ -186,8 +168,18 @@ describe('the customer portal in a real browser', () => {
     // The payment-method page it links to.
     await page.click('a:text("Update payment method")');
     await page.waitForSelector('input[name="card_number"]');
+    // Under the store's name, as every other hosted page.
+    expect(await page.textContent('header.brand > span:last-child')).toBe(
+      'Northwind Fonts',
+    );
     axeFindings.push(...(await seriousViolations(page)));
     await shoot(page, 'portal-payment-method');
+    await page.fill('input[name="card_number"]', '4242 4242 4242 4242');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('text=Your payment method was updated.');
+    expect(await page.textContent('header.brand > span:last-child')).toBe(
+      'Northwind Fonts',
+    );
 
     const after = await api(`/v1/subscriptions/${bought.subscription.id}`);
     expect(after.body.data.attributes).toMatchObject({

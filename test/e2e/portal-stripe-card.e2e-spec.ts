@@ -18,6 +18,7 @@ import {
 } from '../support/stripe-checkout';
 import { routeStripe } from '../support/stripe-browser';
 import { StripeDouble } from '../support/stripe-double/stripe-double';
+import { shoot } from '../support/screenshots';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startTestWorker, TestWorker } from '../support/worker';
 
@@ -209,6 +210,11 @@ describe('the portal’s Stripe card update', () => {
       'https://js.stripe.com',
     );
     await page.waitForSelector('[data-stand-in-card]');
+    // Under the store's name, as every other hosted page.
+    expect(await page.textContent('header.brand > span:last-child')).toBe(
+      'Portal Card Shop',
+    );
+    await shoot(page, 'portal-payment-method-stripe');
     await page.fill('[data-stand-in-card]', '4000 0025 0000 3155');
     await page.click('button[type=submit]');
     await page.waitForSelector('[data-stripe-3ds]');
@@ -218,6 +224,9 @@ describe('the portal’s Stripe card update', () => {
     ]);
     await expect(page.locator('p[role=status]').textContent()).resolves.toBe(
       'Your payment method was updated.',
+    );
+    expect(await page.textContent('header.brand > span:last-child')).toBe(
+      'Portal Card Shop',
     );
     expect(errors).toEqual([]);
     expect(sentToZest.join('\n')).not.toContain('3155');

@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { createMerchant } from '../support/factories';
 import { eventually } from '../support/processes';
 import { startTestApp } from '../support/test-app';
@@ -58,5 +59,20 @@ describe('API shutdown', () => {
     expect(answered.body).toContain('"last"');
     expect(closedAfterMs).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS / 4);
     agent.destroy();
+  }, 120_000);
+  it('closes a connection that never sent a request instead of waiting for it', async () => {
+    const t = await startTestApp();
+    const { port } = new URL(t.baseUrl);
+    // A preconnect: the TCP connection is open, no byte of a request sent.
+    const silent = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const closedByServer = new Promise((resolve) =>
+      silent.once('close', resolve),
+    );
+
+    const started = Date.now();
+    await t.close();
+    expect(Date.now() - started).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS / 4);
+    await closedByServer;
   }, 120_000);
 });

@@ -85,6 +85,6 @@ export class SubscriptionCardController {
     if (!s) throw BillingErrors.subscriptionNotFound();
     const stripe = await this.cards.stripeForm(id);
     if (stripe) void reply.header('content-security-policy', PORTAL_STRIPE_CSP);
-    return renderCardPage(s, notice, stripe);
+    return renderCardPage(s, await this.portal.storeName(s), notice, stripe);
   }
 }

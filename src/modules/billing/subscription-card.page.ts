@@ -82,9 +82,10 @@ export const PORTAL_STRIPE_CSP = [
 const CARD_STYLE =
   'form.card{display:block}#payment-element{min-height:44px;margin:4px 0 12px;width:100%}#payment-message{margin:0 0 12px}';
 
-/** The payment-method page: the card on file, and a form for a new one. */
+/** The payment-method page: the card on file, and a form for a new one, under the store's name. */
 export function renderCardPage(
   s: SubscriptionView,
+  storeName: string,
   notice: CardNotice | null,
   stripe: StripeCardForm | null,
 ): string {
@@ -122,6 +123,7 @@ ${message}
 ${form}
 </section>
 <p><a href="${escapeHtml(s.urls.customer_portal_update_subscription)}">Back to the subscription</a></p>`,
+    brand: { storeName },
     style: stripe ? CARD_STYLE : '',
   });
 }

@@ -52,7 +52,7 @@ export class SubscriptionPortalController {
     if (!s) throw BillingErrors.subscriptionNotFound();
     const stripe = await this.cards.stripeForm(id);
     if (stripe) void reply.header('content-security-policy', PORTAL_STRIPE_CSP);
-    return renderCardPage(s, null, stripe);
+    return renderCardPage(s, await this.portal.storeName(s), null, stripe);
   }
 
   /**
@@ -84,6 +84,7 @@ export class SubscriptionPortalController {
     }
     return renderCardPage(
       s,
+      await this.portal.storeName(s),
       { text: 'Your payment method was updated.', error: false },
       null,
     );

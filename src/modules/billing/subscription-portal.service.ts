@@ -38,6 +38,11 @@ export class SubscriptionPortalService {
     });
   }
 
+  /** The name that heads the subscription's pages ('' when the store is gone). */
+  async storeName(s: SubscriptionView): Promise<string> {
+    return (await this.subscriptions.storeName(s.storeId)) ?? '';
+  }
+
   /**
    * A new card. A subscription in dunning (past_due or unpaid) has its open
    * renewal invoice charged to it at once, recovering it; otherwise the

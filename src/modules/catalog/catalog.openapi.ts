@@ -212,7 +212,7 @@ export const catalogOpenApi: OpenApiContribution = {
       summary: 'Create a resumable upload (tus, extension)',
       description:
         TUS_NOTE +
-        " Creation (and creation-with-upload): `Upload-Length` (at most `FILE_MAX_BYTES`, else 413 `file_too_large` and nothing is stored) and `Upload-Metadata` naming the variant (`variant`, one of the caller's in the key's mode, else 404), the file name (`filename`) and optionally `sort`. Answers 201 with the upload's URL in `Location` (its last segment is the `{id}` of the other upload routes).",
+        " Creation (and creation-with-upload): `Upload-Length` (at most `FILE_MAX_BYTES`, else 413 `file_too_large` and nothing is stored) and `Upload-Metadata` naming the variant (`variant`, one of the caller's in the key's mode, else 404), the file name (`filename`) and optionally `sort`. Answers 201 with the upload's URL in `Location` (its last segment is the `{id}` of the other upload routes). An `Upload-Length` of 0 completes at once and is refused (422 `empty_file`), nothing kept.",
       tags: ['files'],
       parameters: [
         tusResumable,
@@ -229,6 +229,7 @@ export const catalogOpenApi: OpenApiContribution = {
         '404': { $ref: '#/components/responses/NotFound' },
         '412': tusErrorResponse('Tus-Resumable missing or unsupported.'),
         '413': { $ref: '#/components/responses/PayloadTooLarge' },
+        '422': { $ref: '#/components/responses/Unprocessable' },
         '429': { $ref: '#/components/responses/TooManyRequests' },
       },
     },
@@ -236,7 +237,7 @@ export const catalogOpenApi: OpenApiContribution = {
       summary: 'Append to a resumable upload (tus, extension)',
       description:
         TUS_NOTE +
-        " (`HEAD` on the same URL, not listed here, answers `Upload-Offset` to resume from, `Upload-Length`, and `Zest-File-Id` once complete.) `Content-Type: application/offset+octet-stream`, `Upload-Offset` equal to the server's (else 409). A request cut short keeps what arrived. The request that completes the upload records the file as `POST /v1/files` does (sniffed type, SHA-256, after the variant's other files unless `sort`) and answers its id in `Zest-File-Id`.",
+        " (`HEAD` on the same URL, not listed here, answers `Upload-Offset` to resume from, `Upload-Length`, and `Zest-File-Id` once complete.) `Content-Type: application/offset+octet-stream`, `Upload-Offset` equal to the server's (else 409). A request cut short keeps what arrived. The request that completes the upload records the file as `POST /v1/files` does (sniffed type, SHA-256, after the variant's other files unless `sort`) and answers its id in `Zest-File-Id`. When recording fails (the variant is gone: 404; the file is empty: 422; the database fails: 500) the upload and its bytes are removed and no file is recorded: `HEAD` answers 404, and a client starts a new upload.",
       tags: ['files'],
       parameters: [
         tusResumable,
@@ -262,6 +263,7 @@ export const catalogOpenApi: OpenApiContribution = {
         '415': { $ref: '#/components/responses/UnsupportedMediaType' },
         '422': { $ref: '#/components/responses/Unprocessable' },
         '429': { $ref: '#/components/responses/TooManyRequests' },
+        '500': { $ref: '#/components/responses/InternalError' },
       },
     },
     'DELETE /v1/files/uploads/{id}': {
