@@ -1,5 +1,10 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import {
+  ListenCommand,
+  listenCommands,
+  NotificationRouter,
+} from './pglite-notifications';
 import { ScramExchange, ScramVerifier } from './scram';
 
 const SSL_REQUEST = 80877103;
@@ -23,6 +28,10 @@ const AUTHENTICATION_TIMEOUT_MS = 10_000;
  * A connection reaches PGlite only after SCRAM-SHA-256 authentication with
  * the password the multiplexer was made with, so another local user cannot
  * read the database through the loopback port.
+ *
+ * LISTEN/NOTIFY works per connection (`pglite-notifications.ts`): a
+ * notification goes to the connections that listen to its channel, not to
+ * the one whose exchange PGlite answered it in.
  */
 export class PgliteMultiplexer {
   private server: Server | null = null;
@@ -30,6 +39,8 @@ export class PgliteMultiplexer {
   private holder: object | null = null;
   private readonly waiting: Array<() => void> = [];
   private readonly connections = new Set<Connection>();
+  private readonly notifications = new NotificationRouter<Connection>();
+  private closing = false;
   readonly scram: ScramVerifier;
 
   constructor(
@@ -57,30 +68,63 @@ export class PgliteMultiplexer {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     for (const connection of this.connections) connection.destroy();
     await new Promise<void>((resolve) =>
       this.server ? this.server.close(() => resolve()) : resolve(),
     );
   }
 
-  /** Runs one batch for `connection` when it is its turn; returns PGlite's reply bytes. */
-  async run(connection: Connection, batch: Uint8Array): Promise<Uint8Array> {
+  /**
+   * Runs one batch for `connection` when it is its turn; returns PGlite's
+   * reply bytes, less the notifications (written to their listeners).
+   */
+  async run(
+    connection: Connection,
+    batch: Uint8Array,
+    commands: ListenCommand[],
+  ): Promise<Uint8Array> {
     await this.acquire(connection);
     try {
-      return await this.db.execProtocolRaw(batch);
+      const reply = await this.db.execProtocolRaw(batch);
+      const relisten = this.notifications.apply(connection, commands);
+      // Inside the client's transaction, if it has one: the UNLISTEN and
+      // this LISTEN then commit or roll back together.
+      if (relisten.length > 0) await this.session('LISTEN', relisten);
+      return this.notifications.route(reply, deliver);
     } finally {
       if (!this.db.isInTransaction()) this.release(connection);
     }
   }
 
-  /** A connection that goes away in the middle of a transaction rolls it back. */
+  /** A connection that goes away: its transaction rolls back, its subscriptions end. */
   async abandon(connection: Connection): Promise<void> {
-    if (this.holder !== connection) return;
-    try {
-      await this.db.exec('ROLLBACK');
-    } finally {
-      this.release(connection);
+    if (this.holder === connection) {
+      try {
+        await this.db.exec('ROLLBACK');
+      } finally {
+        this.release(connection);
+      }
     }
+    const unused = this.notifications.drop(connection);
+    if (unused.length === 0 || this.closing) return;
+    await this.exclusive(async () => {
+      // Another connection may have listened again while this one waited.
+      const still = unused.filter(
+        (name) => !this.notifications.isListened(name),
+      );
+      if (still.length > 0 && !this.closing)
+        await this.session('UNLISTEN', still);
+    });
+  }
+
+  /** LISTEN or UNLISTEN on the session itself, in the current turn. */
+  private async session(verb: 'LISTEN' | 'UNLISTEN', channels: string[]) {
+    const sql = channels
+      .map((name) => `${verb} "${name.replace(/"/g, '""')}"`)
+      .join('; ');
+    const reply = await this.db.execProtocolRaw(simpleQuery(sql));
+    this.notifications.route(reply, deliver);
   }
 
   /**
@@ -120,6 +164,7 @@ class Connection {
   private startup: Buffer | null = null;
   private exchange: ScramExchange | null = null;
   private pending: Buffer[] = [];
+  private commands: ListenCommand[] = [];
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -139,6 +184,12 @@ class Connection {
 
   destroy() {
     this.socket.destroy();
+  }
+
+  /** A NotificationResponse for a channel this connection listens to. */
+  notify(message: Buffer) {
+    if (this.phase === 'started' && this.socket.writable)
+      this.socket.write(message);
   }
 
   private receive(data: Buffer) {
@@ -186,6 +237,8 @@ class Connection {
         continue;
       }
       this.pending.push(message);
+      if (type === 'Q' || type === 'P')
+        this.commands.push(...listenCommands(statementText(message)));
       // Sync ends an extended-protocol exchange, Query is a whole simple one,
       // Flush asks for output now, CopyDone/CopyFail end a COPY.
       if (
@@ -195,7 +248,7 @@ class Connection {
         type === 'c' ||
         type === 'f'
       ) {
-        this.enqueue(this.pending.splice(0));
+        this.enqueue(this.pending.splice(0), this.commands.splice(0));
       }
     }
   }
@@ -225,7 +278,7 @@ class Connection {
     this.exchange = null;
     // PGlite answers the startup message with AuthenticationOk and the
     // session's parameters, which is what the client expects next.
-    this.enqueue([this.startup]);
+    this.enqueue([this.startup], []);
     this.startup = null;
     return true;
   }
@@ -248,11 +301,11 @@ class Connection {
     this.socket.end(Buffer.concat([header, fields]));
   }
 
-  private enqueue(messages: Buffer[]) {
+  private enqueue(messages: Buffer[], commands: ListenCommand[]) {
     const batch = new Uint8Array(Buffer.concat(messages));
     this.chain = this.chain
       .then(async () => {
-        const reply = await this.multiplexer.run(this, batch);
+        const reply = await this.multiplexer.run(this, batch, commands);
         if (reply.length > 0 && this.socket.writable) this.socket.write(reply);
       })
       .catch(() => {
@@ -268,4 +321,25 @@ function authentication(kind: number, data: Buffer): Buffer {
   header.writeInt32BE(8 + data.length, 1);
   header.writeInt32BE(kind, 5);
   return Buffer.concat([header, data]);
+}
+
+function deliver(connection: Connection, message: Buffer) {
+  connection.notify(message);
+}
+
+/** The SQL of a Query message, or of a Parse message (after the statement's name). */
+function statementText(message: Buffer): string {
+  let start = 5;
+  if (message[0] === 0x50) start = message.indexOf(0, start) + 1; // 'P'
+  const end = message.indexOf(0, start);
+  return message.toString('utf8', start, end < 0 ? message.length : end);
+}
+
+/** A simple-protocol Query message. */
+function simpleQuery(sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`, 'utf8');
+  const header = Buffer.alloc(5);
+  header.write('Q', 0);
+  header.writeInt32BE(4 + text.length, 1);
+  return new Uint8Array(Buffer.concat([header, text]));
 }

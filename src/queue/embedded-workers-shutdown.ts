@@ -6,13 +6,12 @@ import { APP_CONFIG } from '../config/config.module';
 
 /**
  * On the embedded database every worker closes at once, not waiting for its
- * jobs in flight. BullMQ's PostgreSQL backend has no NOTIFY through PGlite:
- * a worker whose queue holds only a delayed job (a sweep's next run, a
- * webhook's next retry) sleeps until that job is due, and a graceful close
- * waits that sleep out: up to a minute for the sweeps, past any shutdown
- * timeout. Every job is idempotent and stays in its queue, so the next start
- * runs what this one cut off. With Redis (and PostgreSQL servers) workers
- * keep the graceful close that @nestjs/bullmq makes at shutdown.
+ * jobs in flight: the API and every worker share PGlite's one session, and a
+ * graceful close was seen waiting past 60 s on a worker still extending an
+ * active job's lock (CI's teardown of the stripe-webhooks file). Every job
+ * is idempotent and stays in its queue, so the next start runs what this
+ * one cut off. With Redis (and PostgreSQL servers) workers keep the
+ * graceful close that @nestjs/bullmq makes at shutdown.
  */
 @Injectable()
 export class EmbeddedWorkersShutdown implements OnModuleDestroy {

@@ -118,6 +118,61 @@ describe('embedded database access', () => {
     expect(rest.length).toBe(1 + rest.readInt32BE(1));
   });
 
+  it('delivers each NOTIFY to the connections that LISTEN to its channel', async () => {
+    const open = async () => {
+      const client = new Client({ connectionString: embedded.url });
+      await client.connect();
+      const got: string[] = [];
+      client.on('notification', (n) => got.push(`${n.channel}:${n.payload}`));
+      return { client, got };
+    };
+    const until = async (done: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!done() && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const [a, b, c] = [await open(), await open(), await open()];
+    const ended = new Set<Client>();
+    try {
+      // As BullMQ's workers subscribe (listen_jobs.sql), on a connection of their own.
+      await a.client.query('-- wake-ups\nLISTEN bullmq_jobs;');
+      await c.client.query('LISTEN "Other"');
+      await b.client.query("SELECT pg_notify('bullmq_jobs', 'one')");
+      await b.client.query('BEGIN');
+      await b.client.query("NOTIFY bullmq_jobs, 'two'");
+      await b.client.query('COMMIT');
+      await until(() => a.got.length === 2);
+      expect(a.got).toEqual(['bullmq_jobs:one', 'bullmq_jobs:two']);
+
+      // One connection's UNLISTEN * ends its own subscriptions only.
+      await c.client.query('UNLISTEN *');
+      await b.client.query(
+        "SELECT pg_notify('bullmq_jobs', 'three'), pg_notify('Other', 'unheard')",
+      );
+      await until(() => a.got.length === 3);
+      // A statement sent with the extended protocol (Parse) subscribes too.
+      await c.client.query({ text: 'LISTEN bullmq_jobs', name: 'listen' });
+      await a.client.end();
+      ended.add(a.client);
+      await b.client.query("SELECT pg_notify('bullmq_jobs', $1)", ['four']);
+      await until(() => c.got.length === 1);
+
+      expect(a.got).toEqual([
+        'bullmq_jobs:one',
+        'bullmq_jobs:two',
+        'bullmq_jobs:three',
+      ]);
+      expect(b.got).toEqual([]);
+      expect(c.got).toEqual(['bullmq_jobs:four']);
+    } finally {
+      await Promise.allSettled(
+        [a, b, c]
+          .filter(({ client }) => !ended.has(client))
+          .map(({ client }) => client.end()),
+      );
+    }
+  });
+
   it('uses a new password at each start', async () => {
     const second = await EmbeddedPostgres.start(null);
     try {

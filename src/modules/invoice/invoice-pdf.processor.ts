@@ -19,10 +19,7 @@ export const STALE_TEMPORARY_FILE_MS = 60 * 60 * 1000;
  * Renders invoice PDFs. Also sweeps the temporary files of writes cut short
  * by a killed worker: at start, and hourly for those of other replicas.
  */
-// A buyer waits on these (202, Retry-After: 2). On the embedded database
-// NOTIFY cannot wake an idle worker, so the idle wait is capped at 1 s
-// instead of BullMQ's 5 s.
-@Processor(INVOICE_PDF_QUEUE, { drainDelay: 1 })
+@Processor(INVOICE_PDF_QUEUE)
 export class InvoicePdfProcessor
   extends WorkerHost
   implements OnApplicationBootstrap, OnModuleDestroy

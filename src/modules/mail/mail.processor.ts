@@ -26,9 +26,7 @@ import {
  * scheduler every MAIL_SWEEP_INTERVAL_MS that also recovers expired claims)
  * and `send` jobs, MAIL_CONCURRENCY at once.
  */
-// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
-// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
-@Processor(MAIL_QUEUE, { drainDelay: 1 })
+@Processor(MAIL_QUEUE)
 export class MailProcessor
   extends WorkerHost
   implements OnApplicationBootstrap, OnModuleDestroy

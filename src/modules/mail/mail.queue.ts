@@ -7,9 +7,9 @@ export const MAIL_QUEUE = 'mail';
 /**
  * The job schedulers' queue: `dispatch` every MAIL_SWEEP_INTERVAL_MS and
  * `notices` (trial ending) on the renewal sweep's interval. A queue of its
- * own: on the embedded database (no NOTIFY) a worker whose queue holds a
- * delayed job sleeps until it is due, and a receipt's nudge would wait for
- * the next scheduled run instead of the 1-second idle poll.
+ * own since the embedded database could not wake a worker whose queue held
+ * a delayed job (it can now); kept, as moving a job scheduler to another
+ * queue would leave the one that deployments hold running unserved.
  */
 export const MAIL_SCHEDULES_QUEUE = 'mail-schedules';
 

@@ -10,9 +10,7 @@ import {
 } from './stripe-events.queue';
 
 /** `process` jobs come from the endpoint, one per stored event. */
-// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
-// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
-@Processor(STRIPE_EVENTS_QUEUE, { drainDelay: 1 })
+@Processor(STRIPE_EVENTS_QUEUE)
 export class StripeEventsProcessor extends WorkerHost {
   constructor(private readonly processing: StripeEventProcessing) {
     super();

@@ -6,9 +6,9 @@ import { Queue } from 'bullmq';
 export const STRIPE_EVENTS_QUEUE = 'stripe-events';
 /**
  * `sweep` jobs, every minute, for the events left unprocessed. A queue of
- * their own: a worker whose queue holds a delayed job waits for it rather
- * than polling, and on the embedded database (no NOTIFY to wake it) a
- * minute-long wait would hold back every event received meanwhile.
+ * their own since the embedded database could not wake a worker whose queue
+ * held a delayed job (it can now); kept, as moving a job scheduler to
+ * another queue would leave the one that deployments hold running unserved.
  */
 export const STRIPE_EVENTS_SWEEP_QUEUE = 'stripe-events-sweep';
 /** The job scheduler's id: upserting it again on every worker start is a no-op. */

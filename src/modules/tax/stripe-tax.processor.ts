@@ -13,9 +13,7 @@ import {
  * Records owed Stripe Tax transactions and reversals at Stripe, right after
  * a sale or refund commits (`record` jobs, retried with backoff).
  */
-// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
-// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
-@Processor(STRIPE_TAX_QUEUE, { drainDelay: 1 })
+@Processor(STRIPE_TAX_QUEUE)
 export class StripeTaxProcessor extends WorkerHost {
   private readonly logger = new Logger(StripeTaxProcessor.name);
 

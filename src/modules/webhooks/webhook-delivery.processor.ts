@@ -9,9 +9,7 @@ import {
 } from './webhook-delivery.queue';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 
-// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
-// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
-@Processor(WEBHOOK_DELIVERY_QUEUE, { drainDelay: 1 })
+@Processor(WEBHOOK_DELIVERY_QUEUE)
 export class WebhookDeliveryProcessor
   extends WorkerHost
   implements OnApplicationBootstrap

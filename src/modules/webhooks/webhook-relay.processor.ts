@@ -20,9 +20,7 @@ import { WebhookRelayService } from './webhook-relay.service';
  * every WEBHOOK_RELAY_INTERVAL_MS, which relays too, so events are
  * delivered even when every nudge was lost.
  */
-// On the embedded database NOTIFY cannot wake an idle worker (PGlite is one
-// session), so the idle wait is capped at 1 s instead of BullMQ's 5 s.
-@Processor(WEBHOOK_RELAY_QUEUE, { drainDelay: 1 })
+@Processor(WEBHOOK_RELAY_QUEUE)
 export class WebhookRelayProcessor
   extends WorkerHost
   implements OnApplicationBootstrap, OnModuleDestroy
