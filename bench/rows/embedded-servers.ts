@@ -72,7 +72,6 @@ export async function startEmbedded(): Promise<Server> {
     ...env
   } = zestEnv(PORTS.embedded, {
     ...settings(PORTS.embedded),
-    QUEUE_PREFIX: 'zest',
     HEALTH_PORT: String(PORTS.embeddedHealth),
     DATA_DIR: dataDir,
   });
