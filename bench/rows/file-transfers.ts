@@ -4,7 +4,7 @@ import { createReadStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestS3 } from '../test/support/s3-server';
+import { startTestS3 } from '../../test/support/s3-server';
 
 /**
  * The file rows: a large file (sparse: made in no time, read as zeros)
