@@ -94,6 +94,14 @@ async function buy(server: Server, uuid: string, buyer: number) {
  */
 async function seedThroughApi(server: Server): Promise<Seeded> {
   const started = Date.now();
+  // The demo's products, before the seeded ones fill the first page.
+  const demo = await call<{ data: Resource[] }>(
+    server,
+    'GET',
+    `/v1/products?filter%5Bstore_id%5D=${server.storeId}&page%5Bsize%5D=100`,
+  );
+  const metered = demo.data.find((p) => p.attributes.slug === 'api-usage');
+  if (!metered) throw new Error(`${server.name}: no demo usage-based product`);
   const products = await pool(SEED.products, 4, async (i) => {
     const product = await call<{ data: Resource }>(
       server,
@@ -137,13 +145,6 @@ async function seedThroughApi(server: Server): Promise<Seeded> {
   await pool(SEED.orders, 4, (i) =>
     buy(server, products[i % products.length].uuid, i),
   );
-  const demo = await call<{ data: Resource[] }>(
-    server,
-    'GET',
-    `/v1/products?filter%5Bstore_id%5D=${server.storeId}&page%5Bsize%5D=100`,
-  );
-  const metered = demo.data.find((p) => p.attributes.slug === 'api-usage');
-  if (!metered) throw new Error(`${server.name}: no demo usage-based product`);
   const meteredUuid = uuidOf(metered.attributes.buy_now_url);
   const usageItemIds = await pool(SEED.subscriptions, 4, async (i) => {
     const orderId = await buy(server, meteredUuid, SEED.orders + i);
