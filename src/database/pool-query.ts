@@ -1,4 +1,5 @@
-import type { Pool, PoolClient } from 'pg';
+import { escapeLiteral } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import {
   DataSource,
   EntityManager,
@@ -91,4 +92,71 @@ export function matchIds(
         value: ids,
         shape: 'many',
       };
+}
+
+/**
+ * The last statement of the transaction `manager` belongs to, and the
+ * transaction's COMMIT, sent in one round trip: PostgreSQL runs the
+ * statement and commits without waiting for the API to read the result and
+ * answer. For a statement that takes a lock every concurrent transaction
+ * queues on (a store's order- or invoice-number counter row), the lock is
+ * then held for the statement and the commit's WAL flush only, not also
+ * for the time the API's event loop, busy with other requests, takes to
+ * read the result and send COMMIT (docs/performance.md, sessions 9 and 16).
+ *
+ * The same round trip opens a read-only transaction, which the caller's
+ * `Transactions.run` then commits: nothing may be written after this
+ * statement (a write fails, so a misplaced caller is found at once rather
+ * than committed apart). A statement or commit that fails leaves nothing
+ * committed, and the error reaches `Transactions.run` as any other would.
+ *
+ * The simple protocol that carries several statements takes no parameters,
+ * so the values are written into the text as literals: null, integers,
+ * booleans, strings, dates and arrays of integers only, and `sql` must hold no `$n`
+ * inside its own quoted text. Outside a transaction it is `poolQuery`.
+ */
+export async function commitWith<T>(
+  manager: EntityManager,
+  sql: string,
+  parameters: unknown[],
+): Promise<T[]> {
+  const runner = manager.queryRunner;
+  if (!runner?.isTransactionActive)
+    return poolQuery<T>(manager.connection, sql, parameters);
+  if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+  const depth = (runner as unknown as { transactionDepth: number })
+    .transactionDepth;
+  if (depth !== 1)
+    throw new Error('commitWith ends the outermost transaction only');
+  const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const position = Number(n);
+    if (position < 1 || position > parameters.length)
+      throw new Error(`commitWith: no value for $${n}`);
+    return literal(parameters[position - 1]);
+  });
+  const client = (await runner.connect()) as PoolClient;
+  const results = (await client.query(
+    `${text};\nCOMMIT;\nSTART TRANSACTION READ ONLY`,
+  )) as unknown as QueryResult[];
+  return results[0].rows as T[];
+}
+
+/** A value as an SQL literal (see `commitWith` for the types it takes). */
+function literal(value: unknown): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value))
+      throw new Error(`commitWith: ${value} is not an integer`);
+    return String(value);
+  }
+  if (typeof value === 'string') return escapeLiteral(value);
+  if (value instanceof Date) return escapeLiteral(value.toISOString());
+  if (Array.isArray(value)) {
+    for (const item of value)
+      if (!Number.isSafeInteger(item))
+        throw new Error(`commitWith: ${String(item)} is not an integer`);
+    return `'{${value.join(',')}}'`;
+  }
+  throw new Error(`commitWith: no literal for a ${typeof value}`);
 }

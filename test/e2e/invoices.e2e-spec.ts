@@ -91,7 +91,7 @@ async function createOrder(t: TestApp, spec: OrderSpec): Promise<OrderView> {
       ],
       new Date(),
     );
-    await orders.assignNumber(manager, order);
+    await orders.assignNumberAndCommit(manager, order);
     return order;
   });
 }

@@ -133,7 +133,7 @@ export class PurchaseSettlement implements OnModuleInit {
       customData: order.customData,
       payment: { paymentId: outcome.paymentId, method },
     });
-    // Last: the number's counter row stays locked until the commit.
-    await this.orders.assignInvoiceNumber(manager, order, now);
+    // Last, with the commit: the number's counter row is locked until then.
+    await this.orders.assignInvoiceNumberAndCommit(manager, order, now);
   }
 }

@@ -272,7 +272,7 @@ export class PurchaseService {
         paymentMethod: method === 'intent' ? undefined : method!.id,
         description: `${store.name}: ${product.name}`,
       });
-      await this.orders.assignNumber(manager, order);
+      await this.orders.assignNumberAndCommit(manager, order);
       return { order, attempt, customer, quote };
     });
   }

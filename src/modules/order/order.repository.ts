@@ -4,7 +4,7 @@ import { EntityManager, Not, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { EntityRows } from '../../database/entity-rows';
-import { matchIds, transactionQuery } from '../../database/pool-query';
+import { commitWith, matchIds } from '../../database/pool-query';
 import { scoped, cursorPage, sqlScope } from '../../database/tenancy';
 import type { OutboxWrite } from '../webhooks/outbox';
 import { OrderItem } from './order-item.entity';
@@ -36,21 +36,21 @@ export class OrderRepository {
 
   /**
    * Numbers an order with its store's next order number and counts it in
-   * its mode's total, in one statement. The counter row stays locked until
-   * the transaction ends, so concurrent purchases queue here and get
-   * consecutive numbers; a rollback returns the number (and the count),
-   * leaving no gap.
+   * its mode's total, in one statement sent with the transaction's COMMIT
+   * (`commitWith`: nothing may be written after it). The counter row is
+   * locked from the statement to the end of the commit, so concurrent
+   * purchases queue here and get consecutive numbers; a failed commit
+   * returns the number (and the count), leaving no gap.
    */
-  async assignOrderNumber(
+  async assignOrderNumberAndCommit(
     manager: EntityManager,
     order: Pick<Order, 'id' | 'storeId' | 'testMode'>,
   ): Promise<number> {
     const numbering = this.numbering(order);
-    const rows = await transactionQuery<{ order_number: number }>(
+    const rows = await commitWith<{ order_number: number }>(
       manager,
       `WITH ${numbering.ctes} SELECT order_number FROM numbered`,
       numbering.parameters,
-      'orders.assign-number',
     );
     return rows[0].order_number;
   }

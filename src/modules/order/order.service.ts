@@ -88,9 +88,9 @@ export class OrderService implements OnModuleInit {
 
   /**
    * Writes an order and its items inside the caller's (purchase)
-   * transaction, not yet numbered: the caller calls `assignNumber` last,
-   * just before its commit (a deferred constraint refuses a commit that
-   * leaves an order without a number).
+   * transaction, not yet numbered: the caller numbers it last, with
+   * `assignNumberAndCommit` or `assignNumberAndRecordCreated` (a deferred
+   * constraint refuses a commit that leaves an order without a number).
    */
   async createInTransaction(
     manager: EntityManager,
@@ -127,18 +127,27 @@ export class OrderService implements OnModuleInit {
 
   /**
    * Gives an order written by `createInTransaction` the store's next
-   * gap-free number. This takes the store's order-number lock, which
-   * serializes the store's purchases until they commit: call it as the last
-   * write before the commit, so the lock is held as briefly as possible.
+   * gap-free number, and commits. The number takes the store's order-number
+   * lock, which serializes the store's purchases until they commit, so it
+   * is the transaction's last statement, sent with the COMMIT: nothing may
+   * be written after it.
    */
-  async assignNumber(manager: EntityManager, order: Order): Promise<void> {
-    order.orderNumber = await this.orders.assignOrderNumber(manager, order);
+  async assignNumberAndCommit(
+    manager: EntityManager,
+    order: Order,
+  ): Promise<void> {
+    order.orderNumber = await this.orders.assignOrderNumberAndCommit(
+      manager,
+      order,
+    );
   }
 
   /**
-   * `assignNumber` for a paid order, with its `order_created` event recorded
-   * in the same statement: one round trip under the store's lock, not two.
-   * A paid order also takes the store's next invoice number first.
+   * The number of an order paid in the transaction that wrote it (a free
+   * purchase), with its `order_created` event recorded in the same
+   * statement: one round trip under the store's lock, not two. It does not
+   * commit (the purchase's extensions follow). A paid order also takes the
+   * store's next invoice number first.
    */
   async assignNumberAndRecordCreated(
     manager: EntityManager,
@@ -214,7 +223,7 @@ export class OrderService implements OnModuleInit {
   /**
    * A pending order's payment went through: it is `paid`, with
    * `order_created`. Its invoice number is a placeholder until the caller
-   * calls `assignInvoiceNumber`, last before the commit.
+   * calls `assignInvoiceNumberAndCommit`, last.
    */
   async markPaid(
     manager: EntityManager,
@@ -242,17 +251,18 @@ export class OrderService implements OnModuleInit {
   /**
    * Gives an order `markPaid` settled the store's next invoice number, in
    * place of its placeholder everywhere the transaction wrote it (the
-   * order, its subscription's initial invoice, the events). The store's
-   * counter row stays locked until the commit, serialising the store's
-   * sales: call it as the transaction's last statement.
+   * order, its subscription's initial invoice, the events), and commits.
+   * The store's counter row stays locked until the commit, serialising the
+   * store's sales, so this is the transaction's last statement, sent with
+   * the COMMIT: nothing may be written after it.
    */
-  async assignInvoiceNumber(
+  async assignInvoiceNumberAndCommit(
     manager: EntityManager,
     order: OrderView,
     now: Date,
   ): Promise<void> {
     const placeholder = order.invoiceNumber!;
-    order.invoiceNumber = await this.invoiceNumbers.assign(
+    order.invoiceNumber = await this.invoiceNumbers.assignAndCommit(
       manager,
       'orders',
       order,

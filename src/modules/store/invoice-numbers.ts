@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { transactionQuery } from '../../database/pool-query';
+import { commitWith, transactionQuery } from '../../database/pool-query';
 
 /** The records that carry an invoice number. */
 export type InvoicedTable = 'orders' | 'subscription_invoices';
@@ -49,10 +49,10 @@ export class InvoiceNumbers {
   /**
    * Draws the store's next number and writes it on row `id` of `table`, in
    * one statement; returns the number. Call it inside the transaction that
-   * marks the record paid, as its last statement (the counter row stays
-   * locked until the commit). With `replace`, the same statement puts the
-   * number where the transaction wrote `replace.placeholder` before: an
-   * order's subscription initial invoice, and the events `replace.events`.
+   * marks the record paid (the counter row stays locked until the commit).
+   * With `replace`, the same statement puts the number where the
+   * transaction wrote `replace.placeholder` before: an order's subscription
+   * initial invoice, and the events `replace.events`.
    */
   async assign(
     manager: EntityManager,
@@ -61,6 +61,50 @@ export class InvoiceNumbers {
     now: Date,
     replace?: { placeholder: string; events: string[] },
   ): Promise<string> {
+    const { sql, parameters, name } = this.statement(
+      table,
+      record,
+      now,
+      replace,
+    );
+    return this.numberOf(
+      table,
+      record,
+      await transactionQuery<{ invoice_number: string }>(
+        manager,
+        sql,
+        parameters,
+        name,
+      ),
+    );
+  }
+
+  /**
+   * `assign` as the transaction's last statement, sent with its COMMIT
+   * (`commitWith`): the counter row is locked for the statement and the
+   * commit only. Nothing may be written after it in the transaction.
+   */
+  async assignAndCommit(
+    manager: EntityManager,
+    table: InvoicedTable,
+    record: { id: number; storeId: number; testMode: boolean },
+    now: Date,
+    replace?: { placeholder: string; events: string[] },
+  ): Promise<string> {
+    const { sql, parameters } = this.statement(table, record, now, replace);
+    return this.numberOf(
+      table,
+      record,
+      await commitWith<{ invoice_number: string }>(manager, sql, parameters),
+    );
+  }
+
+  private statement(
+    table: InvoicedTable,
+    record: { id: number; storeId: number; testMode: boolean },
+    now: Date,
+    replace?: { placeholder: string; events: string[] },
+  ) {
     // A subscription's initial invoice is its order's sale: same number.
     const initialInvoice =
       replace && table === 'orders'
@@ -83,10 +127,9 @@ export class InvoiceNumbers {
       record.id,
     ];
     if (initialInvoice || events) parameters.push(replace!.placeholder);
-    if (events) parameters.push(replace!.events);
-    const rows = await transactionQuery<{ invoice_number: string }>(
-      manager,
-      `WITH counter AS (
+    if (events) parameters.push(replace!.events.map(Number));
+    return {
+      sql: `WITH counter AS (
          INSERT INTO store_invoice_counters AS c (store_id, test_mode, year, last_number)
          VALUES ($1, $2, $3, 1)
          ON CONFLICT (store_id, test_mode, year)
@@ -98,8 +141,15 @@ export class InvoiceNumbers {
          RETURNING r.invoice_number)${initialInvoice}${events}
        SELECT invoice_number FROM numbered`,
       parameters,
-      `${table}.assign-invoice-number${initialInvoice ? '-initial' : ''}${events ? '-events' : ''}`,
-    );
+      name: `${table}.assign-invoice-number${initialInvoice ? '-initial' : ''}${events ? '-events' : ''}`,
+    };
+  }
+
+  private numberOf(
+    table: InvoicedTable,
+    record: { id: number },
+    rows: { invoice_number: string }[],
+  ): string {
     if (rows.length !== 1)
       throw new Error(`${table} ${record.id}: no row to number`);
     return rows[0].invoice_number;
