@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import { Client, type QueryConfig } from 'pg';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/migrate';
 
@@ -202,12 +202,14 @@ describe('embedded database access', () => {
       expect((await on(a, 10)).rows).toEqual([{ v: 11 }]);
       expect((await on(b, 20)).rows).toEqual([{ v: 21 }]);
       // A named portal as well as a named statement.
-      const portal = await a.query<{ v: number }>({
+      // (`pg` sends a query's `portal` though its types leave it out.)
+      const named: QueryConfig & { portal: string } = {
         name: 'with-portal',
         portal: 'cursor',
         text: 'SELECT $1::int AS v',
         values: [7],
-      });
+      };
+      const portal = await a.query<{ v: number }>(named);
       expect(portal.rows).toEqual([{ v: 7 }]);
       const statements = await prepared();
       expect(statements).toHaveLength(3);
