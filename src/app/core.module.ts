@@ -91,8 +91,7 @@ export class CoreModule {
           provide: PREPARED_STATEMENTS,
           inject: [getDataSourceToken()],
           useFactory: (dataSource: DataSource) => {
-            const enabled =
-              config.database.preparedStatements && database.embedded === null;
+            const enabled = config.database.preparedStatements;
             if (enabled) usePreparedStatements(dataSource);
             return enabled;
           },

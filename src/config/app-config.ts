@@ -32,8 +32,9 @@ export interface AppConfig {
     url: string | null;
     poolSize: number;
     /**
-     * Hot statements stay prepared per connection (never on the
-     * embedded database). Off for a pooler that cannot track them, such as
+     * Hot statements stay prepared per connection (on the embedded
+     * database too, whose multiplexer keeps each connection's statement
+     * names apart). Off for a pooler that cannot track them, such as
      * PgBouncer before 1.21 in transaction mode.
      */
     preparedStatements: boolean;

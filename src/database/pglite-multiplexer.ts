@@ -5,6 +5,7 @@ import {
   listenCommands,
   NotificationRouter,
 } from './pglite-notifications';
+import { StatementNames } from './pglite-statement-names';
 import { ScramExchange, ScramVerifier } from './scram';
 
 const SSL_REQUEST = 80877103;
@@ -31,7 +32,10 @@ const AUTHENTICATION_TIMEOUT_MS = 10_000;
  *
  * LISTEN/NOTIFY works per connection (`pglite-notifications.ts`): a
  * notification goes to the connections that listen to its channel, not to
- * the one whose exchange PGlite answered it in.
+ * the one whose exchange PGlite answered it in. Named prepared statements
+ * and portals are per connection too (`pglite-statement-names.ts`): each
+ * connection's names are prefixed on the way in, and the statements of a
+ * connection that goes away are closed.
  */
 export class PgliteMultiplexer {
   private server: Server | null = null;
@@ -41,6 +45,7 @@ export class PgliteMultiplexer {
   private readonly connections = new Set<Connection>();
   private readonly notifications = new NotificationRouter<Connection>();
   private closing = false;
+  private connectionCount = 0;
   readonly scram: ScramVerifier;
 
   constructor(
@@ -52,7 +57,11 @@ export class PgliteMultiplexer {
 
   async listen(host: string, port: number): Promise<number> {
     const server = createServer((socket) => {
-      const connection = new Connection(socket, this);
+      const connection = new Connection(
+        socket,
+        this,
+        new StatementNames(++this.connectionCount),
+      );
       this.connections.add(connection);
       socket.on('close', () => this.connections.delete(connection));
     });
@@ -97,7 +106,10 @@ export class PgliteMultiplexer {
     }
   }
 
-  /** A connection that goes away: its transaction rolls back, its subscriptions end. */
+  /**
+   * A connection that goes away: its transaction rolls back, its prepared
+   * statements are closed, its subscriptions end.
+   */
   async abandon(connection: Connection): Promise<void> {
     if (this.holder === connection) {
       try {
@@ -106,6 +118,12 @@ export class PgliteMultiplexer {
         this.release(connection);
       }
     }
+    const closes = connection.names.closeAll();
+    if (closes && !this.closing)
+      await this.exclusive(async () => {
+        if (!this.closing)
+          await this.db.execProtocolRaw(new Uint8Array(closes));
+      });
     const unused = this.notifications.drop(connection);
     if (unused.length === 0 || this.closing) return;
     await this.exclusive(async () => {
@@ -170,6 +188,7 @@ class Connection {
   constructor(
     private readonly socket: Socket,
     private readonly multiplexer: PgliteMultiplexer,
+    readonly names: StatementNames,
   ) {
     socket.setNoDelay(true);
     socket.setTimeout(AUTHENTICATION_TIMEOUT_MS, () => socket.destroy());
@@ -236,7 +255,7 @@ class Connection {
         }
         continue;
       }
-      this.pending.push(message);
+      this.pending.push(this.names.rewrite(message));
       if (type === 'Q' || type === 'P')
         this.commands.push(...listenCommands(statementText(message)));
       // Sync ends an extended-protocol exchange, Query is a whole simple one,

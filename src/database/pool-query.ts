@@ -11,8 +11,9 @@ const preparing = new WeakSet<DataSource>();
 
 /**
  * Lets `poolQuery` prepare its named statements on this data source's
- * connections. Off on the embedded database: its connections share one
- * PGlite session, where the same name from two connections would collide.
+ * connections. On the embedded database too: its connections share one
+ * PGlite session, and the multiplexer keeps their statement names apart
+ * (`pglite-statement-names.ts`).
  */
 export function usePreparedStatements(dataSource: DataSource): void {
   preparing.add(dataSource);

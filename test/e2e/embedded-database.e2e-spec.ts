@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import { Client, type QueryConfig } from 'pg';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/migrate';
 
@@ -169,6 +169,70 @@ describe('embedded database access', () => {
         [a, b, c]
           .filter(({ client }) => !ended.has(client))
           .map(({ client }) => client.end()),
+      );
+    }
+  });
+
+  it('keeps the prepared statements of each connection apart and closes them when it goes away', async () => {
+    const open = async () => {
+      const client = new Client({ connectionString: embedded.url });
+      await client.connect();
+      return client;
+    };
+    const [a, b, observer] = [await open(), await open(), await open()];
+    const ended = new Set<Client>();
+    const prepared = async () =>
+      (
+        await observer.query<{ name: string; statement: string }>(
+          'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+        )
+      ).rows;
+    try {
+      // The same name on two connections, as two pool clients running one
+      // named query have; here with different texts, to tell them apart.
+      const on = (client: Client, value: number) =>
+        client.query<{ v: number }>({
+          name: 'same',
+          text: `SELECT $1::int + ${value} AS v`,
+          values: [1],
+        });
+      expect((await on(a, 10)).rows).toEqual([{ v: 11 }]);
+      expect((await on(b, 20)).rows).toEqual([{ v: 21 }]);
+      // Prepared once per connection: the second run only binds.
+      expect((await on(a, 10)).rows).toEqual([{ v: 11 }]);
+      expect((await on(b, 20)).rows).toEqual([{ v: 21 }]);
+      // A named portal as well as a named statement.
+      // (`pg` sends a query's `portal` though its types leave it out.)
+      const named: QueryConfig & { portal: string } = {
+        name: 'with-portal',
+        portal: 'cursor',
+        text: 'SELECT $1::int AS v',
+        values: [7],
+      };
+      const portal = await a.query<{ v: number }>(named);
+      expect(portal.rows).toEqual([{ v: 7 }]);
+      const statements = await prepared();
+      expect(statements).toHaveLength(3);
+      expect(statements.map((s) => s.statement).sort()).toEqual([
+        'SELECT $1::int + 10 AS v',
+        'SELECT $1::int + 20 AS v',
+        'SELECT $1::int AS v',
+      ]);
+
+      await a.end();
+      ended.add(a);
+      const deadline = Date.now() + 10_000;
+      while ((await prepared()).length > 1 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect((await prepared()).map((s) => s.statement)).toEqual([
+        'SELECT $1::int + 20 AS v',
+      ]);
+      // The other connection's statement is still there, prepared.
+      expect((await on(b, 20)).rows).toEqual([{ v: 21 }]);
+      expect(await prepared()).toHaveLength(1);
+    } finally {
+      await Promise.allSettled(
+        [a, b, observer].filter((c) => !ended.has(c)).map((c) => c.end()),
       );
     }
   });
