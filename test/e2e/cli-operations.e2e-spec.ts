@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { buy, buyNowUrl } from '../support/commerce';
 import {
+  childEnv,
   spawnZest,
   terminate,
   waitForReady,
@@ -29,7 +30,7 @@ interface Run {
 
 function run(command: string, args: string[], env: Record<string, string>) {
   const child = spawn(command, args, {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: childEnv(env),
   });
   let stdout = '';
   let stderr = '';
