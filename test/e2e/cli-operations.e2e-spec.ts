@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { buy, buyNowUrl } from '../support/commerce';
 import {
-  childEnv,
   spawnZest,
   terminate,
   waitForReady,
@@ -30,7 +29,7 @@ interface Run {
 
 function run(command: string, args: string[], env: Record<string, string>) {
   const child = spawn(command, args, {
-    env: childEnv(env),
+    env: { PATH: process.env.PATH ?? '', ...env },
   });
   let stdout = '';
   let stderr = '';

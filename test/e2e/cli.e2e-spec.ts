@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childEnv } from '../support/processes';
 import { createTestDatabase, TEST_APP_KEY } from '../support/test-app';
 
 const withDatabase = Boolean(process.env.DATABASE_URL);
@@ -36,7 +35,7 @@ function cli(
   const child = spawn(
     process.execPath,
     [...npmCliOptions, join(process.cwd(), 'dist', 'cli.js'), ...args],
-    { cwd, env: childEnv(env) },
+    { cwd, env: { PATH: process.env.PATH ?? '', ...env } },
   );
   let stdout = '';
   let stderr = '';

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { childEnv } from '../support/processes';
 import { createMerchant, Merchant, updateStore } from '../support/factories';
 import { StripeCredentialsService } from '../../src/modules/payment/stripe-credentials.service';
 import { startTestApp, TEST_APP_KEY, TestApp } from '../support/test-app';
@@ -177,12 +176,13 @@ describe('store Stripe credentials', () => {
             process.execPath,
             [join(process.cwd(), 'dist', 'cli.js'), ...args, '--json'],
             {
-              env: childEnv({
+              env: {
+                PATH: process.env.PATH ?? '',
                 DATABASE_URL: t.database.url!,
                 APP_KEY: TEST_APP_KEY,
                 DATA_DIR: t.config.database.dataDir,
                 NODE_ENV: 'test',
-              }),
+              },
             },
           );
           let stdout = '';

@@ -1,7 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './test-app';
 
@@ -14,20 +13,6 @@ export interface ZestProcess {
   output(): string;
 }
 
-/**
- * The environment of a spawned Zest process: `env` over PATH and Node's
- * compile cache (V8's code for dist/'s modules, on disk in the OS temp
- * dir as `npm start` keeps it), so the suite's many process starts after
- * the first skip most of their module compiling.
- */
-export function childEnv(env: Record<string, string>): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'),
-    ...env,
-  };
-}
-
 export function spawnZest(
   entrypoint: 'main' | 'worker' | 'cli',
   env: Record<string, string>,
@@ -37,7 +22,7 @@ export function spawnZest(
     process.execPath,
     [join(process.cwd(), 'dist', `${entrypoint}.js`), ...args],
     {
-      env: childEnv(env),
+      env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
