@@ -10,8 +10,16 @@ const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [
-      'ts-jest',
-      { useESM: true, tsconfig: { module: 'esnext', moduleResolution: 'bundler', isolatedModules: true }, diagnostics: false },
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          target: 'es2022',
+          keepClassNames: true,
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+        },
+        sourceMaps: 'inline',
+      },
     ],
   },
 };

@@ -15,30 +15,13 @@ import {
   Merchant,
 } from '../support/factories';
 import { startTestStorage, TestStorage } from '../support/storage-backends';
-import { uploadFile } from '../support/files';
+import { generatePatternFile, uploadFile } from '../support/files';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A few hundred MB in CI would be slow; the 2 GiB / RSS check belongs in bench/. */
 const SIZE = 96 * 1024 * 1024 + 17;
 // Just above SIZE: the refused upload (LIMIT + 1 bytes) is streamed up to the limit.
 const LIMIT = 100 * 1024 * 1024;
-
-/** A file that starts like a PDF (so the type is sniffed) and goes on with a byte pattern. */
-async function generateFile(path: string, size: number): Promise<string> {
-  const hash = createHash('sha256');
-  const handle = await open(path, 'w');
-  const chunk = Buffer.alloc(1 << 20);
-  for (let offset = 0; offset < size; offset += chunk.length) {
-    const length = Math.min(chunk.length, size - offset);
-    for (let i = 0; i < length; i++) chunk[i] = (offset + i) % 251;
-    if (offset === 0) chunk.write('%PDF-1.7\n');
-    const part = chunk.subarray(0, length);
-    hash.update(part);
-    await handle.write(part);
-  }
-  await handle.close();
-  return hash.digest('hex');
-}
 
 async function upload(
   t: TestApp,
@@ -66,7 +49,7 @@ let source: { dir: string; path: string; sha256: string };
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'zest-delivery-source-'));
   const path = join(dir, 'big.pdf');
-  source = { dir, path, sha256: await generateFile(path, SIZE) };
+  source = { dir, path, sha256: await generatePatternFile(path, SIZE) };
 });
 afterAll(() => rmSync(source.dir, { recursive: true, force: true }));
 

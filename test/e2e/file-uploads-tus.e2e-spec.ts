@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -12,6 +11,7 @@ import {
   createPricedProduct,
   Merchant,
 } from '../support/factories';
+import { generatePatternFile } from '../support/files';
 import { startTestStorage, TestStorage } from '../support/storage-backends';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -22,23 +22,6 @@ const LIMIT = 256 * MIB;
 
 /** 200 MiB through the API twice (upload, then download to check it). */
 const LONG = 600_000;
-
-/** A file that starts like a PDF (so the type is sniffed) and goes on with a byte pattern. */
-async function generateFile(path: string, size: number): Promise<string> {
-  const hash = createHash('sha256');
-  const handle = await open(path, 'w');
-  const chunk = Buffer.alloc(MIB);
-  for (let offset = 0; offset < size; offset += chunk.length) {
-    const length = Math.min(chunk.length, size - offset);
-    for (let i = 0; i < length; i++) chunk[i] = (offset + i) % 251;
-    if (offset === 0) chunk.write('%PDF-1.7\n');
-    const part = chunk.subarray(0, length);
-    hash.update(part);
-    await handle.write(part);
-  }
-  await handle.close();
-  return hash.digest('hex');
-}
 
 /** A raw tus request (what a client sends), with the caller's key. */
 function tusRequest(
@@ -128,7 +111,7 @@ describe.each(['local disk', 'S3'])(
       'uploads 200 MiB in chunks, survives a dropped connection, resumes at the server offset',
       async () => {
         const path = join(dir, 'big.pdf');
-        const sha256 = await generateFile(path, SIZE);
+        const sha256 = await generatePatternFile(path, SIZE);
         const options = {
           endpoint: `${t.baseUrl}/v1/files/uploads`,
           chunkSize: CHUNK,
