@@ -47,7 +47,7 @@ export class Batcher<I, O> {
             batch.map((call) =>
               this.run([call.input]).then(
                 ([output]) => call.resolve(output),
-                call.reject,
+                (error: unknown) => call.reject(error),
               ),
             ),
           );
