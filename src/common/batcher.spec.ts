@@ -63,4 +63,50 @@ describe('Batcher', () => {
     ]);
     expect(await batcher.call(4)).toBe(4);
   });
+
+  it('runs each call of a batch alone again when its error is isolated, so only the culprit fails', async () => {
+    const batches: number[][] = [];
+    const batcher = new Batcher<number, number>(
+      (inputs) => {
+        batches.push(inputs);
+        return inputs.includes(13)
+          ? Promise.reject(new Error('13 refused'))
+          : Promise.resolve(inputs.map((n) => n * 2));
+      },
+      10,
+      (error) => error instanceof Error && error.message === '13 refused',
+    );
+    const results = await Promise.allSettled([
+      batcher.call(1),
+      batcher.call(13),
+      batcher.call(3),
+    ]);
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 2 },
+      { status: 'rejected', reason: new Error('13 refused') },
+      { status: 'fulfilled', value: 6 },
+    ]);
+    expect(batches).toEqual([[1, 13, 3], [1], [13], [3]]);
+  });
+
+  it('fails every call of a batch whose error is not isolated', async () => {
+    let runs = 0;
+    const batcher = new Batcher<number, number>(
+      () => {
+        runs += 1;
+        return Promise.reject(new Error('connection lost'));
+      },
+      10,
+      (error) => error instanceof Error && error.message === '13 refused',
+    );
+    const results = await Promise.allSettled([
+      batcher.call(1),
+      batcher.call(2),
+    ]);
+    expect(results.map((result) => result.status)).toEqual([
+      'rejected',
+      'rejected',
+    ]);
+    expect(runs).toBe(1);
+  });
 });

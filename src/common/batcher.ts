@@ -9,7 +9,10 @@ interface Waiting<I, O> {
  * no batch runs starts one at the end of the current event-loop turn; calls
  * made while one runs wait and go together in the next. Under load the
  * batches grow by themselves, and one statement serves many callers; alone,
- * a call costs what it did. A failed batch fails each of its calls.
+ * a call costs what it did. A failed batch fails each of its calls, unless
+ * `isolate` accepts its error: then each call runs again alone, so an error
+ * that one call's input caused reaches only that call (`isolate` must accept
+ * only errors after which the batch is known to have changed nothing).
  */
 export class Batcher<I, O> {
   private waiting: Waiting<I, O>[] = [];
@@ -19,6 +22,7 @@ export class Batcher<I, O> {
   constructor(
     private readonly run: (inputs: I[]) => Promise<O[]>,
     private readonly maxSize = 100,
+    private readonly isolate: (error: unknown) => boolean = () => false,
   ) {}
 
   call(input: I): Promise<O> {
@@ -38,7 +42,18 @@ export class Batcher<I, O> {
         const outputs = await this.run(batch.map((call) => call.input));
         batch.forEach((call, i) => call.resolve(outputs[i]));
       } catch (error) {
-        for (const call of batch) call.reject(error);
+        if (batch.length > 1 && this.isolate(error)) {
+          await Promise.all(
+            batch.map((call) =>
+              this.run([call.input]).then(
+                ([output]) => call.resolve(output),
+                (error: unknown) => call.reject(error),
+              ),
+            ),
+          );
+        } else {
+          for (const call of batch) call.reject(error);
+        }
       }
     }
     this.running = false;

@@ -1,6 +1,12 @@
 import { DataSource } from 'typeorm';
 import { ListQuery, SortKey } from '../common/list-query';
-import { inOwnedStores, scoped, sqlScope, Tenancy } from './tenancy';
+import {
+  callerScopes,
+  inOwnedStores,
+  scoped,
+  sqlScope,
+  Tenancy,
+} from './tenancy';
 
 // Builds SQL only: the data source is never connected.
 const dataSource = new DataSource({ type: 'postgres' });
@@ -129,5 +135,25 @@ describe('sqlScope', () => {
         'SELECT s.* FROM sales s JOIN (SELECT s.id AS page_id FROM sales s WHERE s.test_mode = $2 AND s.store_id = $3 AND EXISTS (SELECT 1 FROM stores tenant_store WHERE tenant_store.id = $3 AND tenant_store.user_id = $1) AND s.store_id = $3 ORDER BY s.name ASC, s.id ASC LIMIT 10 OFFSET 10) page_ids ON page_ids.page_id = s.id ORDER BY s.name ASC, s.id ASC',
       );
     });
+  });
+});
+
+describe('callerScopes', () => {
+  it("restricts each caller's row to that caller's stores in its mode", () => {
+    const params: unknown[] = ['first'];
+    const scope = callerScopes(
+      [
+        { userId: 4, apiKeyId: 1, testMode: true },
+        { userId: 7, apiKeyId: 2, testMode: false },
+      ],
+      params,
+    );
+    expect(params).toEqual(['first', [4, 7], [true, false]]);
+    expect(scope.callers).toBe(
+      'unnest($2::integer[], $3::boolean[]) WITH ORDINALITY AS callers(user_id, test_mode, ord)',
+    );
+    expect(scope.on('i')).toBe(
+      'i.test_mode = callers.test_mode AND i.store_id IN (SELECT tenant_store.id FROM stores tenant_store WHERE tenant_store.user_id = callers.user_id)',
+    );
   });
 });

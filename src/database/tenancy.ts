@@ -87,6 +87,28 @@ export function inOwnedStores(
   return `${column} IN (${ownedStoresSql(`$${params.push(owner.userId)}`)})`;
 }
 
+/**
+ * For one statement that serves several callers at once, one row of
+ * `callers` per caller (e.g. concurrent single writes folded into one
+ * round trip): appends each caller's user and mode as two arrays to
+ * `params`, and answers the table expression `callers` (to join with each
+ * caller's other values by `ord`, its 1-based position in `principals`) and
+ * the condition restricting `alias` (a store-owned table) to the tenancy of
+ * the row `callers` names.
+ */
+export function callerScopes(
+  principals: Principal[],
+  params: unknown[],
+): { callers: string; on(alias: string): string } {
+  const users = `$${params.push(principals.map((p) => p.userId))}`;
+  const modes = `$${params.push(principals.map((p) => p.testMode))}`;
+  return {
+    callers: `unnest(${users}::integer[], ${modes}::boolean[]) WITH ORDINALITY AS callers(user_id, test_mode, ord)`,
+    on: (alias) =>
+      `${alias}.test_mode = callers.test_mode AND ${alias}.store_id IN (${ownedStoresSql('callers.user_id')})`,
+  };
+}
+
 /** Whether the user owns the store (stores are visible in both modes). */
 export async function ownsStore(
   runner: Pick<EntityManager, 'query'>,

@@ -1,5 +1,12 @@
 import { Client } from 'pg';
 import request from 'supertest';
+import {
+  applyUsage,
+  NO_USAGE,
+  PeriodUsage,
+  UsageAction,
+} from '../../src/modules/billing/usage-aggregation';
+import { UsageRecordRepository } from '../../src/modules/billing/usage-record.repository';
 import { buySubscription } from '../support/billing';
 import { createMerchant, Merchant } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -19,6 +26,7 @@ describe('usage records in batches (POST /v1/usage-records with data an array)',
   let metered: string;
   let alsoMetered: string;
   let seats: string;
+  let othersMetered: string;
 
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
@@ -41,6 +49,15 @@ describe('usage records in batches (POST /v1/usage-records with data an array)',
     metered = await itemOf(usage);
     alsoMetered = await itemOf(usage);
     seats = await itemOf({ unit_price: 1000 });
+    const { subscription } = await buySubscription(
+      t.baseUrl,
+      other.testKey,
+      other.stores[0].id,
+      usage,
+    );
+    othersMetered = String(
+      (subscription.attributes.first_subscription_item as { id: number }).id,
+    );
     db = new Client({ connectionString: t.database.url });
     await db.connect();
   });
@@ -68,6 +85,13 @@ describe('usage records in batches (POST /v1/usage-records with data an array)',
     const response = await request(t.baseUrl)
       .get(`/v1/subscription-items/${item}/current-usage`)
       .set('Authorization', `Bearer ${merchant.testKey}`)
+      .expect(200);
+    return response.body.meta.quantity as number;
+  };
+  const currentOf = async (item: string, key: string) => {
+    const response = await request(t.baseUrl)
+      .get(`/v1/subscription-items/${item}/current-usage`)
+      .set('Authorization', `Bearer ${key}`)
       .expect(200);
     return response.body.meta.quantity as number;
   };
@@ -203,5 +227,155 @@ describe('usage records in batches (POST /v1/usage-records with data an array)',
     members[6] = { ...members[6], item: metered };
     await post(batch(members)).expect(201);
     expect(await current(metered)).toBe(usage + 10);
+  });
+
+  it('answers parallel single posts of several callers each with its own outcome', async () => {
+    const before = {
+      metered: await current(metered),
+      others: await currentOf(othersMetered, other.testKey),
+    };
+    const count = await records();
+    const single = (item: string, key = merchant.testKey, quantity = 1) =>
+      post({ data: member({ quantity, item }) }, key);
+    const sent = [
+      ...Array.from({ length: 40 }, (_, i) => ({
+        expect: 201,
+        response: single(metered, merchant.testKey, (i % 3) + 1),
+      })),
+      ...Array.from({ length: 20 }, () => ({
+        expect: 201,
+        response: single(othersMetered, other.testKey, 2),
+      })),
+      // Each caller sees only its own items, in its own mode.
+      ...Array.from({ length: 5 }, () => ({
+        expect: 404,
+        response: single(metered, other.testKey),
+      })),
+      ...Array.from({ length: 5 }, () => ({
+        expect: 404,
+        response: single(metered, merchant.liveKey),
+      })),
+      ...Array.from({ length: 5 }, () => ({
+        expect: 422,
+        response: single(seats),
+      })),
+      ...Array.from({ length: 5 }, () => ({
+        expect: 404,
+        response: single('999999'),
+      })),
+    ];
+    const responses = await Promise.all(sent.map((s) => s.response));
+    responses.forEach((response, i) => {
+      expect(response.status).toBe(sent[i].expect);
+    });
+    const created = responses.filter((r) => r.status === 201);
+    // Every record its own, with its own quantity.
+    expect(new Set(created.map((r) => r.body.data.id)).size).toBe(60);
+    responses.slice(0, 40).forEach((response, i) => {
+      expect(response.body.data.attributes).toMatchObject({
+        subscription_item_id: Number(metered),
+        quantity: (i % 3) + 1,
+        action: 'increment',
+      });
+    });
+    expect(responses[60].body.errors[0].code).toBe(
+      'subscription_item_not_found',
+    );
+    expect(responses[70].body.errors[0].code).toBe(
+      'subscription_item_not_usage_based',
+    );
+    const added = Array.from({ length: 40 }, (_, i) => (i % 3) + 1).reduce(
+      (a, b) => a + b,
+      0,
+    );
+    expect(await current(metered)).toBe(before.metered + added);
+    expect(await currentOf(othersMetered, other.testKey)).toBe(
+      before.others + 40,
+    );
+    expect(await records()).toBe(count + 60);
+  });
+
+  it("writes several callers' posts in one statement: each in its tenancy, folded in order", async () => {
+    const repository = t.app.get(UsageRecordRepository);
+    const mine = { userId: merchant.userId, apiKeyId: 0, testMode: true };
+    const theirs = { userId: other.userId, apiKeyId: 0, testMode: true };
+    const totals = async (item: string): Promise<PeriodUsage> => {
+      const { rows } = await db.query(
+        `SELECT t.total, t.peak FROM subscription_usage_totals t
+           JOIN subscription_items i ON i.id = t.subscription_item_id
+           JOIN subscriptions s ON s.id = i.subscription_id
+          WHERE t.subscription_item_id = $1 AND t.period_start = s.current_period_start`,
+        [item],
+      );
+      return rows.length === 0
+        ? NO_USAGE
+        : { total: Number(rows[0].total), peak: Number(rows[0].peak) };
+    };
+    const start = {
+      metered: await totals(metered),
+      alsoMetered: await totals(alsoMetered),
+      others: await totals(othersMetered),
+    };
+    const steps: [string, UsageAction, number, typeof mine][] = [
+      [metered, 'increment', 5, mine],
+      [alsoMetered, 'set', 1000, mine],
+      [metered, 'set', 7, mine],
+      [othersMetered, 'increment', 4, theirs],
+      [metered, 'increment', 2, mine],
+      [metered, 'increment', 1, theirs], // not theirs: refused
+      [alsoMetered, 'increment', 3, mine],
+      [metered, 'set', 3, mine],
+      [seats, 'increment', 1, mine], // not usage-based: refused
+      [othersMetered, 'set', 2, theirs],
+      [metered, 'increment', 1, { ...mine, testMode: false }], // wrong mode
+      [metered, 'increment', 4, mine],
+    ];
+    const outcomes = await repository.post(
+      steps.map(([item, action, quantity, principal]) => ({
+        principal,
+        itemId: Number(item),
+        action,
+        quantity,
+      })),
+      new Date(),
+    );
+    expect(
+      outcomes.map(({ target, record }) =>
+        target === null ? 'invisible' : record === null ? 'refused' : 'posted',
+      ),
+    ).toEqual([
+      'posted',
+      'posted',
+      'posted',
+      'posted',
+      'posted',
+      'invisible',
+      'posted',
+      'posted',
+      'refused',
+      'posted',
+      'invisible',
+      'posted',
+    ]);
+    const ids = outcomes.flatMap(({ record }) => (record ? [record.id] : []));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    // The same fold as one post after another (applyUsage is its specification).
+    const expected = (item: string, from: PeriodUsage) =>
+      steps
+        .filter(
+          (_, i) => outcomes[i].record?.subscriptionItemId === Number(item),
+        )
+        .reduce(
+          (usage, [, action, quantity]) => applyUsage(usage, action, quantity),
+          from,
+        );
+    expect(await totals(metered)).toEqual(expected(metered, start.metered));
+    expect(await totals(alsoMetered)).toEqual(
+      expected(alsoMetered, start.alsoMetered),
+    );
+    expect(await totals(othersMetered)).toEqual(
+      expected(othersMetered, start.others),
+    );
+    expect((await totals(metered)).total).toBe(7);
   });
 });

@@ -4,7 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import { FilterValue, ListQuery, Page } from '../../common/list-query';
 import { Principal } from '../../common/principal';
 import { poolQuery } from '../../database/pool-query';
-import { scoped, sqlScope } from '../../database/tenancy';
+import { callerScopes, scoped } from '../../database/tenancy';
 import { applyFilters, newestFirst, pageOf } from './billing-list';
 import { PeriodUsage, UsageAction } from './usage-aggregation';
 import { UsageRecord } from './usage-record.entity';
@@ -17,6 +17,20 @@ export interface UsageTarget {
   isUsageBased: boolean;
   subscriptionStatus: string;
   periodStart: Date;
+}
+
+/** One usage record to post, for its caller. */
+export interface UsagePost {
+  principal: Principal;
+  itemId: number;
+  action: UsageAction;
+  quantity: number;
+}
+
+/** A post's outcome: the item as found (null if invisible) and the record (null if refused). */
+export interface UsagePosted {
+  target: UsageTarget | null;
+  record: UsageRecord | null;
 }
 
 /** Every query for usage records and the per-period totals they fold into. */
@@ -55,29 +69,33 @@ export class UsageRecordRepository {
   }
 
   /**
-   * Posts a usage record in one statement (so one round trip and an atomic
-   * autocommit): finds the item if the caller may see it, share-locks its
-   * subscription (records never land in a period that a renewal is closing
-   * at the same moment), and, when the item is usage-based and the
+   * Posts usage records, each for its own caller, in one statement (so one
+   * round trip and one atomic autocommit for all of them): finds each
+   * member's item if its caller may see it, share-locks the subscriptions
+   * in id order (records never land in a period that a renewal is closing
+   * at the same moment), and, for each item that is usage-based with its
    * subscription still running, inserts the record and folds it into its
-   * period's totals (the SQL form of `applyUsage`; concurrent posts
-   * serialize on the totals row, so no increment is lost). Returns the item
-   * as found (null if invisible) and the record (null if refused).
+   * period's totals in the members' order (the SQL form of `applyUsage`:
+   * an `increment` adds, a `set` replaces, the peak is the highest total
+   * reached; each totals row is written once, the rows in key order, so
+   * concurrent posts serialize on them and lose no increment). Answers,
+   * in the members' order, each item as found (null if invisible) and its
+   * record (null if refused); a refused member writes nothing.
    */
-  async post(
-    principal: Principal,
-    itemId: number,
-    action: UsageAction,
-    quantity: number,
-    now: Date,
-  ): Promise<{ target: UsageTarget | null; record: UsageRecord | null }> {
-    const params: unknown[] = [itemId];
-    const scope = sqlScope(principal, params);
-    const [q, act, at] = [quantity, action, now].map(
-      (value) => `$${params.push(value)}`,
+  async post(posts: UsagePost[], now: Date): Promise<UsagePosted[]> {
+    const params: unknown[] = [];
+    const scope = callerScopes(
+      posts.map((post) => post.principal),
+      params,
     );
+    const [items, quantities, actions] = [
+      posts.map((post) => post.itemId),
+      posts.map((post) => post.quantity),
+      posts.map((post) => post.action),
+    ].map((values) => `$${params.push(values)}`);
+    const at = `$${params.push(now)}`;
     const rows: {
-      item_id: number;
+      item_id: number | null;
       store_id: number;
       test_mode: boolean;
       is_usage_based: boolean;
@@ -87,54 +105,91 @@ export class UsageRecordRepository {
     }[] = await poolQuery(
       this.records.manager.connection,
       `WITH target AS (
-         SELECT i.id AS item_id, i.store_id, i.test_mode, i.is_usage_based,
-                s.status, s.current_period_start AS period_start
-           FROM subscription_items i JOIN subscriptions s ON s.id = i.subscription_id
-          WHERE i.id = $1 AND ${scope.on('i')}
+         SELECT callers.ord, i.id AS item_id, i.store_id, i.test_mode, i.is_usage_based,
+                s.status, s.current_period_start AS period_start, m.quantity, m.action
+           FROM ${scope.callers}
+           JOIN unnest(${items}::integer[], ${quantities}::integer[], ${actions}::text[])
+                WITH ORDINALITY AS m(item, quantity, action, ord) ON m.ord = callers.ord
+           JOIN subscription_items i ON i.id = m.item AND ${scope.on('i')}
+           JOIN subscriptions s ON s.id = i.subscription_id
+          ORDER BY s.id
             FOR SHARE OF s),
+       accepted AS (
+         SELECT nextval('usage_records_id_seq')::integer AS id, a.*
+           FROM (SELECT * FROM target
+                  WHERE is_usage_based AND status NOT IN ('cancelled', 'expired')
+                  ORDER BY ord) a),
        record AS (
          INSERT INTO usage_records
-           (subscription_item_id, store_id, test_mode, quantity, action, period_start, created_at, updated_at)
-         SELECT item_id, store_id, test_mode, ${q}, ${act}, period_start, ${at}, ${at} FROM target
-          WHERE is_usage_based AND status NOT IN ('cancelled', 'expired')
-         RETURNING id, subscription_item_id, period_start),
+           (id, subscription_item_id, store_id, test_mode, quantity, action, period_start, created_at, updated_at)
+         SELECT id, item_id, store_id, test_mode, quantity, action, period_start, ${at}, ${at}
+           FROM accepted),
+       -- Each item's records in order, cut into segments that a set starts:
+       -- a segment ends at the set's quantity plus the increments after it;
+       -- segment 0 (before any set) adds its increments to the stored total.
+       step AS (
+         SELECT item_id, period_start, quantity,
+                count(*) FILTER (WHERE action = 'set')
+                  OVER (PARTITION BY item_id, period_start ORDER BY ord) AS segment
+           FROM accepted),
+       segment AS (
+         SELECT item_id, period_start, segment, sum(quantity) AS value
+           FROM step GROUP BY item_id, period_start, segment),
+       fold AS (
+         SELECT item_id, period_start,
+                COALESCE(sum(value) FILTER (WHERE segment = 0), 0) AS added,
+                max(segment) > 0 AS has_set,
+                (array_agg(value ORDER BY segment DESC))[1] AS last,
+                COALESCE(max(value) FILTER (WHERE segment > 0), 0) AS set_peak
+           FROM segment GROUP BY item_id, period_start),
        totals AS (
          INSERT INTO subscription_usage_totals AS t (subscription_item_id, period_start, total, peak)
-         SELECT subscription_item_id, period_start, ${q}, ${q} FROM record
+         SELECT item_id, period_start, CASE WHEN has_set THEN last ELSE added END, GREATEST(added, set_peak)
+           FROM fold ORDER BY item_id, period_start
          ON CONFLICT (subscription_item_id, period_start) DO UPDATE SET
-           total = CASE WHEN ${act} = 'set' THEN ${q} ELSE t.total + ${q} END,
-           peak = GREATEST(t.peak, CASE WHEN ${act} = 'set' THEN ${q} ELSE t.total + ${q} END),
-           updated_at = now())
-       SELECT target.*, record.id AS record_id FROM target LEFT JOIN record ON true`,
+           (total, peak, updated_at) = (
+             SELECT CASE WHEN f.has_set THEN f.last ELSE t.total + f.added END,
+                    GREATEST(t.peak, t.total + f.added, f.set_peak),
+                    now()
+               FROM fold f
+              WHERE f.item_id = EXCLUDED.subscription_item_id
+                AND f.period_start = EXCLUDED.period_start))
+       SELECT target.item_id, target.store_id, target.test_mode, target.is_usage_based,
+              target.status, target.period_start, accepted.id AS record_id
+         FROM unnest(${items}::integer[]) WITH ORDINALITY AS member(item, ord)
+         LEFT JOIN target ON target.ord = member.ord
+         LEFT JOIN accepted ON accepted.ord = member.ord
+        ORDER BY member.ord`,
       params,
       'usage-records.post',
     );
-    const row = rows[0];
-    if (!row) return { target: null, record: null };
-    const target: UsageTarget = {
-      itemId: row.item_id,
-      storeId: row.store_id,
-      testMode: row.test_mode,
-      isUsageBased: row.is_usage_based,
-      subscriptionStatus: row.status,
-      periodStart: row.period_start,
-    };
-    const record =
-      row.record_id === null
-        ? null
-        : Object.assign(new UsageRecord(), {
-            id: row.record_id,
-            subscriptionItemId: target.itemId,
-            storeId: target.storeId,
-            testMode: target.testMode,
-            quantity,
-            action,
-            periodStart: target.periodStart,
-            clientId: null,
-            createdAt: now,
-            updatedAt: now,
-          });
-    return { target, record };
+    return rows.map((row, i) => {
+      if (row.item_id === null) return { target: null, record: null };
+      const target: UsageTarget = {
+        itemId: row.item_id,
+        storeId: row.store_id,
+        testMode: row.test_mode,
+        isUsageBased: row.is_usage_based,
+        subscriptionStatus: row.status,
+        periodStart: row.period_start,
+      };
+      const record =
+        row.record_id === null
+          ? null
+          : Object.assign(new UsageRecord(), {
+              id: row.record_id,
+              subscriptionItemId: target.itemId,
+              storeId: target.storeId,
+              testMode: target.testMode,
+              quantity: posts[i].quantity,
+              action: posts[i].action,
+              periodStart: target.periodStart,
+              clientId: null,
+              createdAt: now,
+              updatedAt: now,
+            });
+      return { target, record };
+    });
   }
 
   async periodUsage(

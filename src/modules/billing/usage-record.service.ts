@@ -1,16 +1,38 @@
 import { Injectable } from '@nestjs/common';
+import { DatabaseError } from 'pg';
+import { Batcher } from '../../common/batcher';
 import { Clock } from '../../common/clock';
 import { parseIntegerId } from '../../common/ids';
 import { Principal } from '../../common/principal';
 import { UsageRecordAttributes } from './billing.dto';
 import { UsageRecord } from './usage-record.entity';
-import { UsageRecordRepository } from './usage-record.repository';
+import {
+  UsagePost,
+  UsagePosted,
+  UsageRecordRepository,
+} from './usage-record.repository';
 import { UsageBatchRepository, UsageEntry } from './usage-batch.repository';
 import { BillingErrors } from './billing.errors';
+
+/** The most single posts one statement writes. */
+const POSTS_PER_STATEMENT = 200;
 
 /** Usage records: reporting metered usage and reading it back. */
 @Injectable()
 export class UsageRecordService {
+  /**
+   * Single posts made while one statement is in flight go together in the
+   * next: one round trip and one commit (one WAL flush) for all of them,
+   * each answered only once that commit is done. A statement that
+   * PostgreSQL refused changed nothing, so its posts are then written one
+   * by one and an error that one post caused reaches only its caller.
+   */
+  private readonly posts = new Batcher<UsagePost, UsagePosted>(
+    (posts) => this.records.post(posts, this.clock.now()),
+    POSTS_PER_STATEMENT,
+    (error) => error instanceof DatabaseError,
+  );
+
   constructor(
     private readonly records: UsageRecordRepository,
     private readonly batches: UsageBatchRepository,
@@ -19,9 +41,9 @@ export class UsageRecordService {
 
   /**
    * POST: the record and its period's totals, written atomically with the
-   * subscription share-locked (see UsageRecordRepository.post); refused
-   * without writing anything when the item is not usage-based or its
-   * subscription has ended.
+   * subscription share-locked, together with the posts made at the same
+   * moment (see UsageRecordRepository.post); refused without writing
+   * anything when the item is not usage-based or its subscription has ended.
    */
   async create(
     principal: Principal,
@@ -32,13 +54,12 @@ export class UsageRecordService {
     const { target, record } =
       itemId === null
         ? { target: null, record: null }
-        : await this.records.post(
+        : await this.posts.call({
             principal,
             itemId,
-            input.action ?? 'increment',
-            input.quantity,
-            this.clock.now(),
-          );
+            action: input.action ?? 'increment',
+            quantity: input.quantity,
+          });
     if (!target) throw BillingErrors.subscriptionItemNotFound();
     if (!target.isUsageBased) {
       throw BillingErrors.notUsageBased();
