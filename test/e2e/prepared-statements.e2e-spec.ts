@@ -69,7 +69,8 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
         'prices.current-of-product',
         'stores.by-id',
         'customers.insert-or-find',
-        'orders.assign-number',
+        // (The order's number is drawn by a statement sent with the
+        // COMMIT, as simple-protocol text: commitWith.)
         // The settlement once the payment went through: its event and receipt.
         'webhook-events.insert',
         'mail-messages.insert',
