@@ -5,7 +5,11 @@ import { sqlScope } from '../../database/tenancy';
 import { Transactions } from '../../database/transactions';
 import { UsageAction } from './usage-aggregation';
 import { UsageRecord } from './usage-record.entity';
-import { UsageTarget } from './usage-record.repository';
+import {
+  UsageTarget,
+  usageTargetOf,
+  UsageTargetRow,
+} from './usage-record.repository';
 
 /** One member of a batch post, as validated. */
 export interface UsageEntry {
@@ -25,15 +29,7 @@ export interface UsageEntry {
 export type UsageBatchOutcome =
   { records: UsageRecord[] } | { refused: number; target: UsageTarget | null };
 
-interface TargetRow {
-  item_id: number;
-  store_id: number;
-  test_mode: boolean;
-  is_usage_based: boolean;
-  status: string;
-  period_start: Date;
-  period_text: string;
-}
+type TargetRow = UsageTargetRow & { period_text: string };
 
 /**
  * An item as a batch sees it: `period` is its period's start as PostgreSQL
@@ -124,15 +120,7 @@ export class UsageBatchRepository {
     return new Map(
       rows.map((row) => [
         row.item_id,
-        {
-          itemId: row.item_id,
-          storeId: row.store_id,
-          testMode: row.test_mode,
-          isUsageBased: row.is_usage_based,
-          subscriptionStatus: row.status,
-          periodStart: row.period_start,
-          period: row.period_text,
-        },
+        { ...usageTargetOf(row), period: row.period_text },
       ]),
     );
   }

@@ -19,6 +19,27 @@ export interface UsageTarget {
   periodStart: Date;
 }
 
+/** The columns a usage target is read from (single posts and batches select the same). */
+export interface UsageTargetRow {
+  item_id: number;
+  store_id: number;
+  test_mode: boolean;
+  is_usage_based: boolean;
+  status: string;
+  period_start: Date;
+}
+
+export function usageTargetOf(row: UsageTargetRow): UsageTarget {
+  return {
+    itemId: row.item_id,
+    storeId: row.store_id,
+    testMode: row.test_mode,
+    isUsageBased: row.is_usage_based,
+    subscriptionStatus: row.status,
+    periodStart: row.period_start,
+  };
+}
+
 /** One usage record to post, for its caller. */
 export interface UsagePost {
   principal: Principal;
@@ -94,15 +115,9 @@ export class UsageRecordRepository {
       posts.map((post) => post.action),
     ].map((values) => `$${params.push(values)}`);
     const at = `$${params.push(now)}`;
-    const rows: {
-      item_id: number | null;
-      store_id: number;
-      test_mode: boolean;
-      is_usage_based: boolean;
-      status: string;
-      period_start: Date;
+    const rows: ((UsageTargetRow | { item_id: null }) & {
       record_id: number | null;
-    }[] = await poolQuery(
+    })[] = await poolQuery(
       this.records.manager.connection,
       `WITH target AS (
          SELECT callers.ord, i.id AS item_id, i.store_id, i.test_mode, i.is_usage_based,
@@ -165,14 +180,7 @@ export class UsageRecordRepository {
     );
     return rows.map((row, i) => {
       if (row.item_id === null) return { target: null, record: null };
-      const target: UsageTarget = {
-        itemId: row.item_id,
-        storeId: row.store_id,
-        testMode: row.test_mode,
-        isUsageBased: row.is_usage_based,
-        subscriptionStatus: row.status,
-        periodStart: row.period_start,
-      };
+      const target = usageTargetOf(row);
       const record =
         row.record_id === null
           ? null
