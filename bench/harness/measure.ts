@@ -3,13 +3,23 @@ import { join } from 'node:path';
 import type { LoadResult, LoadSpec } from '../load';
 import type { BenchState } from '../state';
 import { DIST_BENCH, DURATION, PORTS, ROUNDS } from './options';
-import { cpuTicks, log, memory, message, start, stealSince } from './processes';
+import {
+  cpuTicks,
+  log,
+  memory,
+  message,
+  processCpuMs,
+  start,
+  stealSince,
+} from './processes';
 import { addRow } from './table';
 
 export interface Measured extends LoadResult {
   peakRssMiB: number;
   /** Share of the machine's CPU time the hypervisor gave to others during the run. */
   stealPercent: number;
+  /** The sampled server's CPU time (user + system) per 2xx answer, in ms (load runs). */
+  cpuMsPerOk?: number;
 }
 
 /** One autocannon run in a forked process, `server`'s RSS sampled meanwhile. */
@@ -28,6 +38,7 @@ export async function load(
     peak = Math.max(peak, memory(server.pid).rss);
   }, 100);
   const ticks = cpuTicks();
+  const cpuBefore = processCpuMs(server.pid);
   try {
     const answer = message<LoadResult>(child);
     child.send(spec);
@@ -36,6 +47,7 @@ export async function load(
       ...result,
       peakRssMiB: Math.max(peak, memory(server.pid).rss),
       stealPercent: stealSince(ticks),
+      cpuMsPerOk: (processCpuMs(server.pid) - cpuBefore) / result.ok,
     };
   } finally {
     clearInterval(sampler);
@@ -62,6 +74,7 @@ export function medianOf(results: Measured[]): Measured {
     errors: results.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
     peakRssMiB: Math.max(...results.map((r) => r.peakRssMiB)),
     stealPercent: pick('stealPercent'),
+    cpuMsPerOk: pick('cpuMsPerOk'),
   };
 }
 

@@ -99,6 +99,23 @@ export function memory(pid: number | undefined): { rss: number; hwm: number } {
   }
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in ms, from
+ * /proc/<pid>/stat (clock ticks of 10 ms, Linux's USER_HZ); NaN when it
+ * cannot be read.
+ */
+export function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which may hold spaces: state is
+    // field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The machine's CPU time so far, in ticks: all of it and the stolen part. */
 export function cpuTicks(): { total: number; steal: number } {
   const fields = readFileSync('/proc/stat', 'utf8')

@@ -43,6 +43,8 @@ export async function purchases(state: BenchState, api: ChildProcess) {
     zest: result,
     budget: '≥ 150/s, p99 ≤ 400 ms',
     pass: result.okPerSecond >= 150 && result.p99 <= 400 && result.non2xx === 0,
+    // What limits the rate: one API process's CPU per purchase (session 16).
+    note: `API CPU ${result.cpuMsPerOk?.toFixed(1)} ms per purchase`,
   });
 }
 
