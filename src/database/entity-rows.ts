@@ -88,8 +88,14 @@ export class EntityRows<T extends ObjectLiteral> {
    * through the driver's conversion and the columns' transformers, as with
    * `save()`. The statement is prepared, named after its text: each row
    * count is a statement of its own, so this is for a few rows at a time.
+   * `skipConflicts` leaves out the rows a unique constraint refuses
+   * (`ON CONFLICT DO NOTHING`): they are missing from the result.
    */
-  async insert(manager: EntityManager, rows: Partial<T>[]): Promise<T[]> {
+  async insert(
+    manager: EntityManager,
+    rows: Partial<T>[],
+    skipConflicts = false,
+  ): Promise<T[]> {
     if (rows.length === 0) return [];
     const { driver } = this.repository.manager.connection;
     const { tableName, columns: all } = this.repository.metadata;
@@ -108,7 +114,9 @@ export class EntityRows<T extends ObjectLiteral> {
     });
     const sql = `INSERT INTO ${tableName} AS ${this.alias} (${columns
       .map((column) => `"${column.databaseName}"`)
-      .join(', ')}) VALUES ${tuples.join(', ')} RETURNING ${this.select}`;
+      .join(', ')}) VALUES ${tuples.join(', ')}${
+      skipConflicts ? ' ON CONFLICT DO NOTHING' : ''
+    } RETURNING ${this.select}`;
     return this.query(sql, values, insertName(sql, tableName), manager);
   }
 

@@ -35,7 +35,7 @@ const EXCEPTIONS: Record<string, string> = {
   // Payment attempts: stored for a record the use case found in its tenancy,
   // settled by id (in the request or by the sweeper acting for every store).
   'PaymentAttemptRepository.insertOrFind': HELD,
-  'PaymentAttemptRepository.lock': HELD,
+  'PaymentAttemptRepository.settlePending': HELD,
   'PaymentAttemptRepository.settle': HELD,
   'PaymentAttemptRepository.pendingRefunds': HELD,
   'PaymentAttemptRepository.findStale': SYSTEM,
@@ -151,7 +151,7 @@ const EXCEPTIONS: Record<string, string> = {
   'OrderRepository.insertOrder': HELD,
   'OrderRepository.insertItems': HELD,
   'OrderRepository.saveOrder': HELD,
-  'OrderRepository.settle': HELD,
+  'OrderRepository.settlePending': HELD,
   'OrderRepository.findByIdentifier': LINK,
   'OrderRepository.withFirstItems': HELD,
   'OrderRepository.itemsOf': HELD,

@@ -222,6 +222,60 @@ describe('payment attempts: no processor call inside a transaction', () => {
     expect(await attempts.sweep()).toBe(0);
   });
 
+  it('answers a purchase with its order as settled, the same attributes its GET shows', async () => {
+    for (const [url, email] of [
+      [oneTimeUrl, 'answer-one-time@example.com'],
+      [subscriptionUrl, 'answer-plan@example.com'],
+    ]) {
+      const bought = await buy(t.baseUrl, url, { email }).expect(201);
+      const { id, attributes } = bought.body.data;
+      expect(attributes).toMatchObject({
+        status: 'paid',
+        order_number: expect.any(Number),
+        invoice_number: expect.stringMatching(/^TEST-\d{4}-\d{6}$/),
+      });
+      const shown = await get(`/v1/orders/${id}`).expect(200);
+      expect(attributes).toEqual(shown.body.data.attributes);
+    }
+    const declined = await buy(t.baseUrl, oneTimeUrl, {
+      email: 'answer-declined@example.com',
+      card_number: DECLINED_CARD,
+    });
+    expect(declined.status).toBe(402);
+    const order = await orderRow('answer-declined@example.com');
+    expect(order.status).toBe('failed');
+  });
+
+  it('answers a purchase the sweeper settled while its charge was under way with the order as the sweeper left it', async () => {
+    let swept = 0;
+    gateway.charge = async (charge: ChargeRequest): Promise<ChargeResult> => {
+      const result = await realCharge(charge);
+      gateway.charge = realCharge;
+      // The request is slow to hear back: the sweeper settles it first,
+      // replaying the charge under the same key.
+      await db.query(
+        `UPDATE payment_attempts SET created_at = created_at - interval '2 minutes'
+          WHERE idempotency_key = $1`,
+        [charge.reference],
+      );
+      swept = await attempts.sweep();
+      return result;
+    };
+    const bought = await buy(t.baseUrl, oneTimeUrl, {
+      email: 'swept-first@example.com',
+    }).expect(201);
+    expect(swept).toBe(1);
+    const { id, attributes } = bought.body.data;
+    expect(attributes).toMatchObject({
+      status: 'paid',
+      order_number: expect.any(Number),
+      invoice_number: expect.stringMatching(/^TEST-\d{4}-\d{6}$/),
+    });
+    const shown = await get(`/v1/orders/${id}`).expect(200);
+    expect(attributes).toEqual(shown.body.data.attributes);
+    expect(await events('order_created', Number(id))).toBe(1);
+  });
+
   it('settles a crashed declined purchase as failed and gives its discount use back', async () => {
     await request(t.baseUrl)
       .post('/v1/discounts')

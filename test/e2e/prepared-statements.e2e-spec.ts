@@ -71,7 +71,10 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
         'customers.insert-or-find',
         // (The order's number is drawn by a statement sent with the
         // COMMIT, as simple-protocol text: commitWith.)
-        // The settlement once the payment went through: its event and receipt.
+        // The settlement once the payment went through: the attempt and the
+        // order settled (each locked by its UPDATE), its event and receipt.
+        'payment-attempts.settle-pending',
+        'orders.settle-paid',
         'webhook-events.insert',
         'mail-messages.insert',
         // The reads.
@@ -81,10 +84,13 @@ describeWithServer('prepared statements on a PostgreSQL server', () => {
         'products.variant-summaries-one',
       ]),
     );
-    // The order and its item, named after their INSERT texts.
+    // The order, its item and its payment attempt, named after their
+    // INSERT texts.
     expect(
-      names.filter((name) => /^order(s|_items)\.insert-\d+$/.test(name)),
-    ).toHaveLength(2);
+      names.filter((name) =>
+        /^(orders|order_items|payment_attempts)\.insert-\d+$/.test(name),
+      ),
+    ).toHaveLength(3);
   });
 
   it('fails the rest of a transaction whose connection was lost; none of it runs on another connection', async () => {
@@ -148,6 +154,8 @@ describeEmbedded('prepared statements on the embedded database', () => {
       expect.arrayContaining([
         'variants.by-uuid',
         'customers.insert-or-find',
+        'payment-attempts.settle-pending',
+        'orders.settle-paid',
         'webhook-events.insert',
         'orders.visible-one',
         'products.one-of-user',

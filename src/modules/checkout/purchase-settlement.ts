@@ -7,7 +7,8 @@ import { Product } from '../catalog/product.entity';
 import { Variant } from '../catalog/variant.entity';
 import { Customer } from '../customer/customer.entity';
 import { CustomerService } from '../customer/customer.service';
-import { DiscountService } from '../discount/discount.service';
+import { AppliedDiscount, DiscountService } from '../discount/discount.service';
+import { OrderView } from '../order/order.repository';
 import { OrderService } from '../order/order.service';
 import {
   PaymentAttempt,
@@ -22,8 +23,19 @@ import { PurchaseExtensions } from './purchase-extension';
 /** The payment attempts of purchases: a charge (or intent) settles a pending order. */
 export const PURCHASE = 'purchase';
 
-/** What a purchase's settlement needs beside the order. */
+/** What a purchase's settlement needs: the pending order and its records. */
 export interface PurchaseRecords {
+  /**
+   * The pending order with its first item, as written: the settlement
+   * updates it in place (a purchase answers with it, settled, without
+   * reading it again).
+   */
+  order: OrderView;
+  /**
+   * The discount it redeemed, as applied (null: none); read in the
+   * settlement when not given.
+   */
+  discount?: AppliedDiscount | null;
   store: Store;
   customer: Customer;
   product: Product;
@@ -81,7 +93,15 @@ export class PurchaseSettlement implements OnModuleInit {
       throw new Error(
         `Order ${order.id}: its store, customer or catalog records are gone`,
       );
-    return { store, customer, product, variant, price, checkout };
+    return {
+      order: Object.assign(order, { firstItem: item }),
+      store,
+      customer,
+      product,
+      variant,
+      price,
+      checkout,
+    };
   }
 
   /**
@@ -95,17 +115,31 @@ export class PurchaseSettlement implements OnModuleInit {
     outcome: PaymentOutcome,
     records: PurchaseRecords | null,
   ): Promise<void> {
-    const order = await this.orders.lockPending(manager, attempt.subjectId);
-    if (!order) return;
     const now = this.clock.now();
+    const held = records?.order;
     if (outcome.status !== 'succeeded') {
-      await this.orders.markFailed(manager, order, outcome.reason, now);
-      await this.discounts.release(manager, order.id);
+      const failed = await this.orders.markFailed(
+        manager,
+        attempt.subjectId,
+        outcome.reason,
+        now,
+        held,
+      );
+      // A purchase known to have redeemed no discount has none to give back.
+      if (failed && records?.discount !== null)
+        await this.discounts.release(manager, failed.id);
       return;
     }
+    const order = await this.orders.markPaid(
+      manager,
+      attempt.subjectId,
+      outcome.paymentId,
+      now,
+      held,
+    );
+    if (!order) return;
     if (!records || !order.firstItem)
       throw new Error(`Order ${order.id} changed while it was settled`);
-    await this.orders.markPaid(manager, order, outcome.paymentId, now);
     const method = outcome.method ?? {
       id: attempt.paymentMethod!,
       cardBrand: null,
@@ -128,7 +162,10 @@ export class PurchaseSettlement implements OnModuleInit {
           quantity: order.firstItem.quantity,
         },
       ],
-      discount: await this.discounts.redeemedBy(manager, order.id),
+      discount:
+        records.discount !== undefined
+          ? records.discount
+          : await this.discounts.redeemedBy(manager, order.id),
       checkout: records.checkout,
       customData: order.customData,
       payment: { paymentId: outcome.paymentId, method },

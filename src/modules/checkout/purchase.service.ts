@@ -98,6 +98,8 @@ export class PurchaseService {
     if (!begun.attempt) return { status: 'paid', order: begun.order };
     // The settlement's records are the ones this purchase was priced with.
     const records: PurchaseRecords = {
+      order: begun.order,
+      discount: begun.quote.discount,
       store: offer.target.store,
       customer: begun.customer,
       product: offer.target.product,
@@ -109,7 +111,12 @@ export class PurchaseService {
       gateway,
       prepared: records,
     });
-    const order = (await this.orders.findByIdentifier(identifier))!;
+    // The settlement updated the order it was given; it is read again only
+    // when another caller (the sweeper) settled it first.
+    const order =
+      begun.order.status === 'pending'
+        ? (await this.orders.findByIdentifier(identifier))!
+        : begun.order;
     if (outcome.status === 'declined')
       return { status: 'declined', order, reason: outcome.reason };
     return { status: 'paid', order };

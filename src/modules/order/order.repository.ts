@@ -107,17 +107,39 @@ export class OrderRepository {
   }
 
   /**
-   * A settlement's change of a locked order, in one UPDATE (`save` would
-   * read the row back first to find what changed).
+   * A pending order paid or failed, in one statement that also locks it and
+   * returns it as stored; null when it is no longer pending (settled by
+   * another caller: the row lock makes a racing caller wait for that commit
+   * and then find it settled).
    */
-  async settle(
+  async settlePending(
     manager: EntityManager,
-    order: Order,
-    changes: Pick<Order, 'status' | 'updatedAt'> &
-      Partial<Pick<Order, 'paymentReference' | 'failureReason'>>,
-  ): Promise<void> {
-    await manager.getRepository(Order).update(order.id, changes);
-    Object.assign(order, changes);
+    id: number,
+    changes:
+      | { status: 'paid'; paymentReference: string; updatedAt: Date }
+      | { status: 'failed'; failureReason: string; updatedAt: Date },
+  ): Promise<Order | null> {
+    const [order] =
+      changes.status === 'paid'
+        ? await this.orderRows.query(
+            `UPDATE orders o
+                SET status = 'paid', payment_reference = $2, updated_at = $3
+              WHERE o.id = $1 AND o.status = 'pending'
+              RETURNING ${this.orderRows.select}`,
+            [id, changes.paymentReference, changes.updatedAt],
+            'orders.settle-paid',
+            manager,
+          )
+        : await this.orderRows.query(
+            `UPDATE orders o
+                SET status = 'failed', failure_reason = $2, updated_at = $3
+              WHERE o.id = $1 AND o.status = 'pending'
+              RETURNING ${this.orderRows.select}`,
+            [id, changes.failureReason, changes.updatedAt],
+            'orders.settle-failed',
+            manager,
+          );
+    return order ?? null;
   }
 
   private visible(principal: Principal, manager?: EntityManager) {

@@ -195,47 +195,51 @@ export class OrderService implements OnModuleInit {
     return { order, items: await this.orders.itemsOf(undefined, id) };
   }
 
-  /** A pending order locked for its settlement; null once settled. */
-  async lockPending(
-    manager: EntityManager,
-    id: number,
-  ): Promise<OrderView | null> {
-    const order = await this.orders.lock(manager, id);
-    if (!order || order.status !== 'pending') return null;
-    const [item] = await this.orders.itemsOf(manager, id);
-    return Object.assign(order, { firstItem: item ?? null });
-  }
-
-  /** A pending order's payment was declined (or refused): it is `failed`, and fires nothing. */
+  /**
+   * A pending order's payment was declined (or refused): it is `failed`,
+   * and fires nothing. Null when it is no longer pending. `held`: see
+   * `markPaid`.
+   */
   async markFailed(
     manager: EntityManager,
-    order: Order,
+    id: number,
     reason: string,
     now: Date,
-  ): Promise<void> {
-    await this.orders.settle(manager, order, {
+    held?: OrderView,
+  ): Promise<OrderView | null> {
+    const settled = await this.orders.settlePending(manager, id, {
       status: 'failed',
       failureReason: reason,
       updatedAt: now,
     });
+    return settled && this.viewOf(manager, settled, held);
   }
 
   /**
    * A pending order's payment went through: it is `paid`, with
-   * `order_created`. Its invoice number is a placeholder until the caller
-   * calls `assignInvoiceNumberAndCommit`, last.
+   * `order_created`. The statement that marks it locks it and checks that
+   * it is still pending (null when it is not: settled by another caller).
+   * Its invoice number is a placeholder until the caller calls
+   * `assignInvoiceNumberAndCommit`, last. `held` is the order as the
+   * purchase that wrote it holds it (with its first item, which does not
+   * change): it is updated in place and returned, so the purchase answers
+   * with the settled order without reading it again; without it the items
+   * are read.
    */
   async markPaid(
     manager: EntityManager,
-    order: OrderView,
+    id: number,
     paymentId: string,
     now: Date,
-  ): Promise<void> {
-    await this.orders.settle(manager, order, {
+    held?: OrderView,
+  ): Promise<OrderView | null> {
+    const settled = await this.orders.settlePending(manager, id, {
       status: 'paid',
       paymentReference: paymentId,
       updatedAt: now,
     });
+    if (!settled) return null;
+    const order = await this.viewOf(manager, settled, held);
     order.invoiceNumber = invoiceNumberPlaceholder();
     this.outbox.watch(manager, order.invoiceNumber);
     await this.outbox.record(manager, {
@@ -246,6 +250,22 @@ export class OrderService implements OnModuleInit {
       record: order,
       customData: order.customData,
     });
+    return order;
+  }
+
+  /** A settled order with its first item: `held`'s when given, else read. */
+  private async viewOf(
+    manager: EntityManager,
+    settled: Order,
+    held: OrderView | undefined,
+  ): Promise<OrderView> {
+    if (held) {
+      if (held.id !== settled.id)
+        throw new Error(`Order ${settled.id} settled as order ${held.id}`);
+      return Object.assign(held, settled);
+    }
+    const [item] = await this.orders.itemsOf(manager, settled.id);
+    return Object.assign(settled, { firstItem: item ?? null });
   }
 
   /**

@@ -1,16 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { EntityRows } from '../../database/entity-rows';
 import { scoped } from '../../database/tenancy';
 import { PaymentAttempt } from './payment-attempt.entity';
 
 /** Every query for payment attempts. */
 @Injectable()
 export class PaymentAttemptRepository {
+  private readonly rows: EntityRows<PaymentAttempt>;
+
   constructor(
     @InjectRepository(PaymentAttempt)
     private readonly attempts: Repository<PaymentAttempt>,
-  ) {}
+  ) {
+    this.rows = new EntityRows(attempts, 'attempt');
+  }
 
   /**
    * Stores an attempt; an attempt with the same key already stored is
@@ -20,28 +25,39 @@ export class PaymentAttemptRepository {
     manager: EntityManager,
     fields: Omit<PaymentAttempt, 'id'>,
   ): Promise<PaymentAttempt> {
-    const inserted = await manager
-      .createQueryBuilder()
-      .insert()
-      .into(PaymentAttempt)
-      .values(fields)
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    const row = (inserted.raw as { id: number }[])[0];
-    if (row) return Object.assign(new PaymentAttempt(), fields, { id: row.id });
+    const [inserted] = await this.rows.insert(manager, [fields], true);
+    if (inserted) return inserted;
     return manager
       .getRepository(PaymentAttempt)
       .findOneByOrFail({ idempotencyKey: fields.idempotencyKey });
   }
 
-  lock(manager: EntityManager, id: number): Promise<PaymentAttempt | null> {
-    return manager
-      .getRepository(PaymentAttempt)
-      .createQueryBuilder('attempt')
-      .where('attempt.id = :id', { id })
-      .setLock('pessimistic_write')
-      .getOne();
+  /**
+   * Records a pending attempt's outcome and returns it settled, in one
+   * statement that also locks it: null when it is no longer pending (another
+   * caller settled it first; the row lock makes a racing caller wait for
+   * that commit and then find it settled).
+   */
+  async settlePending(
+    manager: EntityManager,
+    id: number,
+    changes: Pick<PaymentAttempt, 'status' | 'outcome' | 'updatedAt'>,
+  ): Promise<PaymentAttempt | null> {
+    const [settled] = await this.rows.query(
+      `UPDATE payment_attempts attempt
+          SET status = $2, outcome = $3::jsonb, updated_at = $4
+        WHERE attempt.id = $1 AND attempt.status = 'pending'
+        RETURNING ${this.rows.select}`,
+      [
+        id,
+        changes.status,
+        changes.outcome === null ? null : JSON.stringify(changes.outcome),
+        changes.updatedAt,
+      ],
+      'payment-attempts.settle-pending',
+      manager,
+    );
+    return settled ?? null;
   }
 
   /** A locked attempt's outcome, in one UPDATE. */

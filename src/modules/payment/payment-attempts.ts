@@ -278,13 +278,13 @@ export class PaymentAttempts {
     const prepared =
       given !== undefined ? given : await settler.prepare?.(attempt);
     const settled = await this.transactions.run(async (manager) => {
-      const locked = await this.attempts.lock(manager, attempt.id);
-      if (!locked || locked.status !== 'pending') return null;
-      await this.attempts.settle(manager, locked, {
+      // Locks and settles the attempt in one statement, if still pending.
+      const locked = await this.attempts.settlePending(manager, attempt.id, {
         status: outcome.status,
         outcome,
         updatedAt: this.clock.now(),
       });
+      if (!locked) return null;
       await settler.settle(manager, locked, outcome, prepared);
       return locked;
     });
