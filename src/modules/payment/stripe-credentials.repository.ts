@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { EntityRows } from '../../database/entity-rows';
 import { StripeCredentials } from './stripe-credentials.entity';
 
 /** Every query for stores' Stripe credentials. */
 @Injectable()
 export class StripeCredentialsRepository {
+  private readonly rows: EntityRows<StripeCredentials>;
+
   constructor(
     @InjectRepository(StripeCredentials)
     private readonly credentials: Repository<StripeCredentials>,
-  ) {}
+  ) {
+    this.rows = new EntityRows(credentials, 'credentials');
+  }
 
   /** Inserts or replaces the store's credentials of one mode. */
   async upsert(
@@ -55,13 +60,19 @@ export class StripeCredentialsRepository {
     return new Set(rows.map((row) => row.storeId));
   }
 
-  find(
+  async find(
     storeId: number,
     testMode: boolean,
     manager?: EntityManager,
   ): Promise<StripeCredentials | null> {
-    return (
-      manager ? manager.getRepository(StripeCredentials) : this.credentials
-    ).findOneBy({ storeId, testMode });
+    // Every purchase asks (the store's gateway): a prepared statement.
+    const [row] = await this.rows.query(
+      `SELECT ${this.rows.select} FROM stripe_credentials credentials
+        WHERE credentials.store_id = $1 AND credentials.test_mode = $2`,
+      [storeId, testMode],
+      'stripe-credentials.of-store',
+      manager,
+    );
+    return row ?? null;
   }
 }
