@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { clientAddressKey } from './client-address';
 import { RATE_LIMIT_WINDOW_MS, rateLimited } from './rate-limited';
-import { RateLimitHit, RateLimitStore } from './rate-limit.store';
+import { PurchaseAdmission, RateLimitStore } from './rate-limit.store';
 
 /**
  * What a purchase route is counted against: its path with the parameters
@@ -65,17 +65,22 @@ export class PurchaseLimiter {
   async admit(request: FastifyRequest): Promise<Record<string, string>> {
     const target = purchaseTarget(request);
     const limits = this.limits;
-    let lock: RateLimitHit | null;
-    let ip: RateLimitHit;
+    let admission: PurchaseAdmission;
     try {
       // An attempt on a paused checkout still counts against its address.
-      [lock, ip] = await Promise.all([
-        this.store.peek(`purchase:lock:${target}`),
-        this.store.add(this.ipKey(request), RATE_LIMIT_WINDOW_MS, 1),
-      ]);
+      admission = await this.store.admitPurchase(
+        {
+          lock: `purchase:lock:${target}`,
+          ip: this.ipKey(request),
+          checkout: `purchase:checkout:${target}`,
+        },
+        RATE_LIMIT_WINDOW_MS,
+        limits.perIpPerMinute,
+      );
     } catch (error) {
       return this.failOpen(error);
     }
+    const { lock, ip, checkout } = admission;
     if (lock !== null) {
       throw rateLimited(
         'Purchases on this checkout are paused after too many declined payments.',
@@ -97,19 +102,8 @@ export class PurchaseLimiter {
         headers,
       );
     }
-    // Counted only once the address is admitted, so that one address cannot
-    // spend a checkout's budget for everyone else.
-    let checkout: RateLimitHit;
-    try {
-      checkout = await this.store.add(
-        `purchase:checkout:${target}`,
-        RATE_LIMIT_WINDOW_MS,
-        1,
-      );
-    } catch (error) {
-      return this.failOpen(error);
-    }
-    if (checkout.count > limits.perCheckoutPerMinute) {
+    // Counted only once the address is admitted (see admitPurchase).
+    if (checkout !== null && checkout.count > limits.perCheckoutPerMinute) {
       throw rateLimited(
         `Too many purchase attempts on this checkout (${limits.perCheckoutPerMinute} a minute).`,
         checkout.resetInMs,

@@ -14,6 +14,21 @@ export interface RateLimitHit {
  * `windowMs`: a window never spans a clock-minute boundary the client cannot
  * see, and Retry-After is exactly the time until it closes.
  */
+/** The counters of a purchase attempt (see `RateLimitStore.admitPurchase`). */
+export interface PurchaseKeys {
+  lock: string;
+  ip: string;
+  checkout: string;
+}
+
+export interface PurchaseAdmission {
+  /** The checkout's open pause, if any. */
+  lock: RateLimitHit | null;
+  ip: RateLimitHit;
+  /** Null when not counted (paused, or the address over its limit). */
+  checkout: RateLimitHit | null;
+}
+
 export abstract class RateLimitStore {
   /** Counts one request; `limit` lets a store skip work it knows is refused. */
   abstract hit(
@@ -35,6 +50,27 @@ export abstract class RateLimitStore {
 
   /** A counter's open window, or null when it has none. Counts nothing. */
   abstract peek(key: string): Promise<RateLimitHit | null>;
+
+  /**
+   * A purchase attempt's counts (PurchaseLimiter): `keys.lock`'s open window
+   * (the checkout's pause) is peeked and `keys.ip` counted, always; then
+   * `keys.checkout` is counted only when there is no pause and the address
+   * is within `ipLimit`, so that one address cannot spend a checkout's
+   * budget for everyone else. A shared store does it in one round trip.
+   */
+  async admitPurchase(
+    keys: PurchaseKeys,
+    windowMs: number,
+    ipLimit: number,
+  ): Promise<PurchaseAdmission> {
+    const [lock, ip] = await Promise.all([
+      this.peek(keys.lock),
+      this.add(keys.ip, windowMs, 1),
+    ]);
+    if (lock !== null || ip.count > ipLimit)
+      return { lock, ip, checkout: null };
+    return { lock, ip, checkout: await this.add(keys.checkout, windowMs, 1) };
+  }
 
   /** Starts connecting to a shared store (the API process calls it at start). */
   open(): void {}
@@ -125,7 +161,41 @@ if not count then return nil end
 return {tonumber(count), redis.call('PTTL', KEYS[1])}
 `;
 
+/**
+ * `RateLimitStore.admitPurchase` in one step: KEYS lock, ip, checkout;
+ * ARGV window, the address's limit. Answers {ip count, ip ttl}, then the
+ * pause's {count, ttl} when one is open (else -1, -1), then the checkout's
+ * {count, ttl} when it was counted.
+ */
+const PURCHASE_SCRIPT = `
+local function add(key)
+  local count = redis.call('INCRBY', key, 1)
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then
+    redis.call('PEXPIRE', key, ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  return count, ttl
+end
+local ipCount, ipTtl = add(KEYS[2])
+local lock = redis.call('GET', KEYS[1])
+if lock then
+  local lockTtl = redis.call('PTTL', KEYS[1])
+  if lockTtl > 0 then return {ipCount, ipTtl, tonumber(lock), lockTtl} end
+end
+if ipCount > tonumber(ARGV[2]) then return {ipCount, ipTtl, -1, -1} end
+local count, ttl = add(KEYS[3])
+return {ipCount, ipTtl, -1, -1, count, ttl}
+`;
+
 type ScriptedRedis = Redis & {
+  rateLimitPurchase(
+    lockKey: string,
+    ipKey: string,
+    checkoutKey: string,
+    windowMs: number,
+    ipLimit: number,
+  ): Promise<number[]>;
   rateLimitLease(
     key: string,
     windowMs: number,
@@ -195,6 +265,10 @@ export class RedisRateLimitStore
       numberOfKeys: 1,
       lua: PEEK_SCRIPT,
     });
+    this.redis.defineCommand('rateLimitPurchase', {
+      numberOfKeys: 3,
+      lua: PURCHASE_SCRIPT,
+    });
     this.redis.on('error', (error: Error) =>
       this.logger.warn(`Rate-limit Redis connection: ${error.message}`),
     );
@@ -230,6 +304,26 @@ export class RedisRateLimitStore
     return window && window[1] > 0
       ? { count: window[0], resetInMs: window[1] }
       : null;
+  }
+
+  override async admitPurchase(
+    keys: PurchaseKeys,
+    windowMs: number,
+    ipLimit: number,
+  ): Promise<PurchaseAdmission> {
+    const [ipCount, ipTtl, lockCount, lockTtl, count, ttl] =
+      await this.redis.rateLimitPurchase(
+        `${this.prefix}:${keys.lock}`,
+        `${this.prefix}:${keys.ip}`,
+        `${this.prefix}:${keys.checkout}`,
+        windowMs,
+        ipLimit,
+      );
+    return {
+      lock: lockTtl > 0 ? { count: lockCount, resetInMs: lockTtl } : null,
+      ip: { count: ipCount, resetInMs: ipTtl },
+      checkout: count === undefined ? null : { count, resetInMs: ttl },
+    };
   }
 
   async hit(

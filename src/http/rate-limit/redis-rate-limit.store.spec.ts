@@ -116,6 +116,42 @@ describeWithRedis('RedisRateLimitStore (leased counts on a real Redis)', () => {
     expect((await other.peek('key:5'))?.count).toBe(7);
   });
 
+  it('admits a purchase attempt in one script: the address always counted, the checkout only when not paused and the address within its limit', async () => {
+    const store = await replica();
+    const scriptCalls = countScriptCalls(store);
+    const keys = { lock: 'p:lock:a', ip: 'p:ip:1', checkout: 'p:checkout:a' };
+    const first = await store.admitPurchase(keys, WINDOW, 2);
+    expect(first.lock).toBeNull();
+    expect(first.ip.count).toBe(1);
+    expect(first.ip.resetInMs).toBeGreaterThan(WINDOW - 1000);
+    expect(first.checkout?.count).toBe(1);
+    expect((await store.admitPurchase(keys, WINDOW, 2)).checkout?.count).toBe(
+      2,
+    );
+    // The address over its limit: the checkout's budget is left alone.
+    const over = await store.admitPurchase(keys, WINDOW, 2);
+    expect(over).toMatchObject({
+      lock: null,
+      ip: { count: 3 },
+      checkout: null,
+    });
+    expect(Number(await redis.get(`${prefix}:p:checkout:a`))).toBe(2);
+    // A paused checkout: reported with its time left, the address counted.
+    await redis.set(`${prefix}:p:lock:b`, '1', 'PX', 5000);
+    const paused = await store.admitPurchase(
+      { lock: 'p:lock:b', ip: 'p:ip:2', checkout: 'p:checkout:b' },
+      WINDOW,
+      2,
+    );
+    expect(paused.lock?.count).toBe(1);
+    expect(paused.lock!.resetInMs).toBeGreaterThan(0);
+    expect(paused.lock!.resetInMs).toBeLessThanOrEqual(5000);
+    expect(paused.ip.count).toBe(1);
+    expect(paused.checkout).toBeNull();
+    expect(await redis.get(`${prefix}:p:checkout:b`)).toBeNull();
+    expect(scriptCalls()).toBe(4);
+  });
+
   it('does not connect until opened (the worker loads the store but never counts)', async () => {
     const store = new RedisRateLimitStore(redisUrl!, prefix);
     stores.push(store);
