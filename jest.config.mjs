@@ -4,24 +4,13 @@
  * only load in its ESM mode (`--experimental-vm-modules`), so specs are
  * compiled as ES modules too.
  */
+import { swcOptions } from './test/support/swc-options.mjs';
+
 const shared = {
   testEnvironment: 'node',
   rootDir: '.',
   extensionsToTreatAsEsm: ['.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          target: 'es2022',
-          keepClassNames: true,
-          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
-        },
-        sourceMaps: 'inline',
-      },
-    ],
-  },
+  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
 };
 
 export default {
@@ -37,7 +26,11 @@ export default {
   // process's SHUTDOWN_TIMEOUT_MS bounds the same close.
   forceExit: true,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+    },
     {
       ...shared,
       displayName: 'e2e',
