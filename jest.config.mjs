@@ -35,6 +35,9 @@ export default {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Plain Node workers that load the app's modules once and run their
+      // share of the files one after another (see the runner's comment).
+      runner: '<rootDir>/test/support/shared-graph-runner.mjs',
       // Every response of the suite is checked against the OpenAPI document.
       setupFilesAfterEnv: ['<rootDir>/test/support/contract-setup.ts'],
     },
