@@ -9,11 +9,6 @@ export interface RateLimitHit {
   resetInMs: number;
 }
 
-/**
- * Fixed windows that open with a counter's first request and last
- * `windowMs`: a window never spans a clock-minute boundary the client cannot
- * see, and Retry-After is exactly the time until it closes.
- */
 /** The counters of a purchase attempt (see `RateLimitStore.admitPurchase`). */
 export interface PurchaseKeys {
   lock: string;
@@ -29,6 +24,11 @@ export interface PurchaseAdmission {
   checkout: RateLimitHit | null;
 }
 
+/**
+ * Fixed windows that open with a counter's first request and last
+ * `windowMs`: a window never spans a clock-minute boundary the client cannot
+ * see, and Retry-After is exactly the time until it closes.
+ */
 export abstract class RateLimitStore {
   /** Counts one request; `limit` lets a store skip work it knows is refused. */
   abstract hit(
