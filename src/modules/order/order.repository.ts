@@ -119,26 +119,20 @@ export class OrderRepository {
       | { status: 'paid'; paymentReference: string; updatedAt: Date }
       | { status: 'failed'; failureReason: string; updatedAt: Date },
   ): Promise<Order | null> {
-    const [order] =
+    // A paid order records its payment, a failed one the reason.
+    const [column, value] =
       changes.status === 'paid'
-        ? await this.orderRows.query(
-            `UPDATE orders o
-                SET status = 'paid', payment_reference = $2, updated_at = $3
-              WHERE o.id = $1 AND o.status = 'pending'
-              RETURNING ${this.orderRows.select}`,
-            [id, changes.paymentReference, changes.updatedAt],
-            'orders.settle-paid',
-            manager,
-          )
-        : await this.orderRows.query(
-            `UPDATE orders o
-                SET status = 'failed', failure_reason = $2, updated_at = $3
-              WHERE o.id = $1 AND o.status = 'pending'
-              RETURNING ${this.orderRows.select}`,
-            [id, changes.failureReason, changes.updatedAt],
-            'orders.settle-failed',
-            manager,
-          );
+        ? ['payment_reference', changes.paymentReference]
+        : ['failure_reason', changes.failureReason];
+    const [order] = await this.orderRows.query(
+      `UPDATE orders o
+          SET status = '${changes.status}', ${column} = $2, updated_at = $3
+        WHERE o.id = $1 AND o.status = 'pending'
+        RETURNING ${this.orderRows.select}`,
+      [id, value, changes.updatedAt],
+      `orders.settle-${changes.status}`,
+      manager,
+    );
     return order ?? null;
   }
 
