@@ -115,30 +115,29 @@ export class PurchaseSettlement implements OnModuleInit {
     outcome: PaymentOutcome,
     records: PurchaseRecords | null,
   ): Promise<void> {
+    // No records: the order was no longer pending when they were read.
+    if (!records) return;
+    const { order } = records;
+    if (order.id !== attempt.subjectId)
+      throw new Error(
+        `Order ${order.id} settled as order ${attempt.subjectId}`,
+      );
     const now = this.clock.now();
-    const held = records?.order;
     if (outcome.status !== 'succeeded') {
       const failed = await this.orders.markFailed(
         manager,
-        attempt.subjectId,
+        order,
         outcome.reason,
         now,
-        held,
       );
       // A purchase known to have redeemed no discount has none to give back.
-      if (failed && records?.discount !== null)
-        await this.discounts.release(manager, failed.id);
+      if (failed && records.discount !== null)
+        await this.discounts.release(manager, order.id);
       return;
     }
-    const order = await this.orders.markPaid(
-      manager,
-      attempt.subjectId,
-      outcome.paymentId,
-      now,
-      held,
-    );
-    if (!order) return;
-    if (!records || !order.firstItem)
+    if (!(await this.orders.markPaid(manager, order, outcome.paymentId, now)))
+      return;
+    if (!order.firstItem)
       throw new Error(`Order ${order.id} changed while it was settled`);
     const method = outcome.method ?? {
       id: attempt.paymentMethod!,

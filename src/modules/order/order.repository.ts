@@ -13,6 +13,11 @@ import { Order } from './order.entity';
 
 export type OrderView = Order & { firstItem: OrderItem | null };
 
+/** What settling a pending order records: its payment, or why it failed. */
+export type OrderSettlement =
+  | { status: 'paid'; paymentReference: string; updatedAt: Date }
+  | { status: 'failed'; failureReason: string; updatedAt: Date };
+
 /**
  * Every query for orders and order numbers, and the order items an order's
  * changes read (the `order-items` lists are OrderItemRepository's). The
@@ -115,9 +120,7 @@ export class OrderRepository {
   async settlePending(
     manager: EntityManager,
     id: number,
-    changes:
-      | { status: 'paid'; paymentReference: string; updatedAt: Date }
-      | { status: 'failed'; failureReason: string; updatedAt: Date },
+    changes: OrderSettlement,
   ): Promise<Order | null> {
     // A paid order records its payment, a failed one the reason.
     const [column, value] =

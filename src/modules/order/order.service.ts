@@ -24,7 +24,11 @@ import {
 } from '../store/invoice-numbers';
 import { Order } from './order.entity';
 import { OrderReceipts } from './order-receipts';
-import { OrderRepository, OrderView } from './order.repository';
+import {
+  OrderRepository,
+  OrderSettlement,
+  OrderView,
+} from './order.repository';
 
 /** Everything an order row needs at purchase, computed by the checkout's pricing. */
 export type NewOrder = Omit<
@@ -197,49 +201,44 @@ export class OrderService implements OnModuleInit {
 
   /**
    * A pending order's payment was declined (or refused): it is `failed`,
-   * and fires nothing. Null when it is no longer pending. `held`: see
+   * and fires nothing. False when it is no longer pending. `order`: see
    * `markPaid`.
    */
   async markFailed(
     manager: EntityManager,
-    id: number,
+    order: OrderView,
     reason: string,
     now: Date,
-    held?: OrderView,
-  ): Promise<OrderView | null> {
-    const settled = await this.orders.settlePending(manager, id, {
+  ): Promise<boolean> {
+    return this.settle(manager, order, {
       status: 'failed',
       failureReason: reason,
       updatedAt: now,
     });
-    return settled && this.viewOf(manager, settled, held);
   }
 
   /**
    * A pending order's payment went through: it is `paid`, with
-   * `order_created`. The statement that marks it locks it and checks that
-   * it is still pending (null when it is not: settled by another caller).
-   * Its invoice number is a placeholder until the caller calls
-   * `assignInvoiceNumberAndCommit`, last. `held` is the order as the
-   * purchase that wrote it holds it (with its first item, which does not
-   * change): it is updated in place and returned, so the purchase answers
-   * with the settled order without reading it again; without it the items
-   * are read.
+   * `order_created`. `order` is the pending order as its purchase holds it
+   * (with its first item, which does not change): the statement that marks
+   * it also locks it and checks that it is still pending, and `order` is
+   * updated in place from the stored row, so a purchase answers with the
+   * settled order without reading it again. False when it is no longer
+   * pending (settled by another caller). Its invoice number is a
+   * placeholder until the caller calls `assignInvoiceNumberAndCommit`, last.
    */
   async markPaid(
     manager: EntityManager,
-    id: number,
+    order: OrderView,
     paymentId: string,
     now: Date,
-    held?: OrderView,
-  ): Promise<OrderView | null> {
-    const settled = await this.orders.settlePending(manager, id, {
+  ): Promise<boolean> {
+    const settled = await this.settle(manager, order, {
       status: 'paid',
       paymentReference: paymentId,
       updatedAt: now,
     });
-    if (!settled) return null;
-    const order = await this.viewOf(manager, settled, held);
+    if (!settled) return false;
     order.invoiceNumber = invoiceNumberPlaceholder();
     this.outbox.watch(manager, order.invoiceNumber);
     await this.outbox.record(manager, {
@@ -250,22 +249,18 @@ export class OrderService implements OnModuleInit {
       record: order,
       customData: order.customData,
     });
-    return order;
+    return true;
   }
 
-  /** A settled order with its first item: `held`'s when given, else read. */
-  private async viewOf(
+  /** Settles `order` if still pending, updating it in place from the stored row. */
+  private async settle(
     manager: EntityManager,
-    settled: Order,
-    held: OrderView | undefined,
-  ): Promise<OrderView> {
-    if (held) {
-      if (held.id !== settled.id)
-        throw new Error(`Order ${settled.id} settled as order ${held.id}`);
-      return Object.assign(held, settled);
-    }
-    const [item] = await this.orders.itemsOf(manager, settled.id);
-    return Object.assign(settled, { firstItem: item ?? null });
+    order: OrderView,
+    changes: OrderSettlement,
+  ): Promise<boolean> {
+    const settled = await this.orders.settlePending(manager, order.id, changes);
+    if (settled) Object.assign(order, settled);
+    return settled !== null;
   }
 
   /**
