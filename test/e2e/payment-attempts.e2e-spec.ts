@@ -112,6 +112,20 @@ describe('payment attempts: no processor call inside a transaction', () => {
         [email],
       )
     )[0];
+  /** A purchase's answer: paid, numbered, and the same attributes as its order's GET. */
+  const expectPaidAsShown = async (data: {
+    id: string;
+    attributes: Record<string, unknown>;
+  }) => {
+    expect(data.attributes).toMatchObject({
+      status: 'paid',
+      order_number: expect.any(Number),
+      invoice_number: expect.stringMatching(/^TEST-\d{4}-\d{6}$/),
+    });
+    const shown = await get(`/v1/orders/${data.id}`).expect(200);
+    expect(data.attributes).toEqual(shown.body.data.attributes);
+  };
+
   const events = async (name: string, orderId: number) =>
     (
       await query(
@@ -228,14 +242,7 @@ describe('payment attempts: no processor call inside a transaction', () => {
       [subscriptionUrl, 'answer-plan@example.com'],
     ]) {
       const bought = await buy(t.baseUrl, url, { email }).expect(201);
-      const { id, attributes } = bought.body.data;
-      expect(attributes).toMatchObject({
-        status: 'paid',
-        order_number: expect.any(Number),
-        invoice_number: expect.stringMatching(/^TEST-\d{4}-\d{6}$/),
-      });
-      const shown = await get(`/v1/orders/${id}`).expect(200);
-      expect(attributes).toEqual(shown.body.data.attributes);
+      await expectPaidAsShown(bought.body.data);
     }
     const declined = await buy(t.baseUrl, oneTimeUrl, {
       email: 'answer-declined@example.com',
@@ -265,15 +272,8 @@ describe('payment attempts: no processor call inside a transaction', () => {
       email: 'swept-first@example.com',
     }).expect(201);
     expect(swept).toBe(1);
-    const { id, attributes } = bought.body.data;
-    expect(attributes).toMatchObject({
-      status: 'paid',
-      order_number: expect.any(Number),
-      invoice_number: expect.stringMatching(/^TEST-\d{4}-\d{6}$/),
-    });
-    const shown = await get(`/v1/orders/${id}`).expect(200);
-    expect(attributes).toEqual(shown.body.data.attributes);
-    expect(await events('order_created', Number(id))).toBe(1);
+    await expectPaidAsShown(bought.body.data);
+    expect(await events('order_created', Number(bought.body.data.id))).toBe(1);
   });
 
   it('settles a crashed declined purchase as failed and gives its discount use back', async () => {
